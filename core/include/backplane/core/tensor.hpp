@@ -1,0 +1,105 @@
+// Tensor: a handle to a strided view of a Storage. The handle owns its metadata (sizes,
+// strides, element offset, dtype) by value and shares the storage: copying a Tensor is
+// cheap and aliases the same data, like torch.Tensor. The views below only compute new
+// metadata; nothing here reads or writes element data (that is the dispatcher's job:
+// bp::contiguous, bp::reshape, bp::to, every op). Not thread-safe for concurrent mutation
+// of one handle; distinct handles may be used from distinct threads.
+#pragma once
+
+#include "backplane/core/dtype.hpp"
+#include "backplane/core/shape.hpp"
+#include "backplane/core/storage.hpp"
+
+#include <optional>
+#include <string>
+
+namespace bp {
+
+class Tensor {
+ public:
+  Tensor() = default;  // undefined
+  Tensor(StoragePtr storage, Shape sizes, Shape strides, int64_t storage_offset,
+         ScalarType dtype);
+
+  bool defined() const { return storage_ != nullptr; }
+
+  const Shape& sizes() const { return sizes_; }
+  const Shape& strides() const { return strides_; }
+  int64_t dim() const { return static_cast<int64_t>(sizes_.size()); }
+  int64_t size(int64_t dim) const;    // negative dims wrap
+  int64_t stride(int64_t dim) const;  // negative dims wrap
+  int64_t numel() const { return numel_; }
+  ScalarType dtype() const { return dtype_; }
+  size_t element_size() const { return bp::element_size(dtype_); }
+  size_t nbytes() const { return static_cast<size_t>(numel_) * element_size(); }
+  Device device() const;
+  int64_t storage_offset() const { return offset_; }  // in elements
+  const StoragePtr& storage() const { return storage_; }
+  bool is_contiguous() const;
+  // Address of the first element (may be device memory; do not dereference unless
+  // storage()->host_accessible()).
+  void* data_ptr() const;
+
+  // A 0-d tensor made from a Scalar argument: it takes part in type promotion as a Python
+  // number would (lowest priority). Views of it are ordinary tensors.
+  bool is_wrapped_number() const { return wrapped_number_; }
+  void set_wrapped_number(bool v) { wrapped_number_ = v; }
+
+  // ---- views: metadata only, sharing storage -------------------------------------------
+  // New shape with the same elements; one size may be -1. Throws when the strides cannot
+  // express it without a copy (use bp::reshape, which copies when needed).
+  Tensor view(IntArrayRef shape) const;
+  Tensor view(std::initializer_list<int64_t> shape) const {
+    return view(IntArrayRef(shape.begin(), shape.size()));
+  }
+  // nullopt when the strides cannot express `shape` (a copy is needed); throws like view()
+  // for a shape that is invalid for this tensor (wrong element count, two -1s).
+  std::optional<Tensor> try_view(IntArrayRef shape) const;
+  Tensor permute(IntArrayRef dims) const;
+  Tensor permute(std::initializer_list<int64_t> dims) const {
+    return permute(IntArrayRef(dims.begin(), dims.size()));
+  }
+  Tensor transpose(int64_t dim0, int64_t dim1) const;
+  Tensor t() const;  // 2-D transpose; 0-D and 1-D are returned as they are
+  // Broadcast to `shape` (leading new dims; size-1 dims stretched with stride 0; -1 keeps
+  // the size).
+  Tensor expand(IntArrayRef shape) const;
+  Tensor expand(std::initializer_list<int64_t> shape) const {
+    return expand(IntArrayRef(shape.begin(), shape.size()));
+  }
+  Tensor squeeze() const;
+  Tensor squeeze(int64_t dim) const;
+  Tensor unsqueeze(int64_t dim) const;
+  // Python's t[start:end:step] along `dim`; start/end are clamped like Python slices and
+  // may be negative; step must be positive.
+  Tensor slice(int64_t dim, std::optional<int64_t> start, std::optional<int64_t> end,
+               int64_t step = 1) const;
+  Tensor narrow(int64_t dim, int64_t start, int64_t length) const;
+  Tensor select(int64_t dim, int64_t index) const;
+  // Merge dims start..end into one. A view; throws like view() when not expressible.
+  Tensor flatten(int64_t start_dim = 0, int64_t end_dim = -1) const;
+  // Arbitrary metadata over the same storage; checked to stay inside the storage.
+  Tensor as_strided(IntArrayRef sizes, IntArrayRef strides,
+                    std::optional<int64_t> storage_offset = std::nullopt) const;
+
+  // Same storage, same metadata: whether two handles view the same elements.
+  bool is_same(const Tensor& other) const;
+
+  // "Tensor[f32, [2, 3], reference:0]" (no data: printing data is bp::to_string).
+  std::string meta_str() const;
+
+ private:
+  void recompute_numel();
+
+  StoragePtr storage_;
+  Shape sizes_;
+  Shape strides_;
+  int64_t offset_ = 0;
+  int64_t numel_ = 0;
+  ScalarType dtype_ = ScalarType::Undefined;
+  bool wrapped_number_ = false;
+};
+
+using TensorList = std::vector<Tensor>;
+
+}  // namespace bp

@@ -1,0 +1,18 @@
+// Internal: the register functions of the op groups, called in this order by
+// Catalog::get() (the order fixes the OpIds).
+#pragma once
+
+#include "backplane/core/catalog.hpp"
+
+namespace bp::ops {
+
+void register_data_movement_ops(Catalog& c);  // copy_, fill_, arange, cat, index_select,
+                                              // gather, where, embedding
+void register_unary_ops(Catalog& c);          // neg ... logical_not, gelu, silu
+void register_binary_ops(Catalog& c);         // add ... logical_or, clamp (+ .Scalar forms)
+void register_reduction_ops(Catalog& c);      // sum mean prod amax amin argmax argmin all any
+void register_nn_ops(Catalog& c);             // softmax log_softmax layer_norm rms_norm
+                                              // scaled_dot_product_attention
+void register_linalg_ops(Catalog& c);         // matmul addmm linear
+
+}  // namespace bp::ops

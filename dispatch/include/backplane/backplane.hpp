@@ -1,0 +1,14 @@
+// <backplane/backplane.hpp>: the one header an application includes. It brings the core
+// types (bp::Tensor, bp::Device, bp::ScalarType, bp::Scalar, bp::Error), tensor creation
+// and transfer (tensor_api.hpp), every operator (ops.hpp) and the runtime's introspection
+// (dispatch/runtime.hpp: backends, devices, the computed dispatch table of an op).
+#pragma once
+
+#include "backplane/core/device.hpp"
+#include "backplane/core/dtype.hpp"
+#include "backplane/core/error.hpp"
+#include "backplane/core/scalar.hpp"
+#include "backplane/core/tensor.hpp"
+#include "backplane/dispatch/runtime.hpp"
+#include "backplane/ops.hpp"
+#include "backplane/tensor_api.hpp"

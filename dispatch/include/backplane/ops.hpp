@@ -1,0 +1,178 @@
+// The typed operator API: one C++ function per operator of op set v1, in three forms where
+// PyTorch has them: functional (`bp::add(a, b)` allocates its result), out-variant
+// (`bp::add_out(out, a, b)` writes a tensor you own; its shape must equal the result's and
+// its dtype must be one the result can be cast to) and in-place (`bp::add_(a, b)` writes
+// `a`). Every call goes through the dispatcher (docs/ops.md describes the semantics; they
+// follow PyTorch's). Errors are bp::Error. Thread-safe.
+#pragma once
+
+#include "backplane/core/tensor.hpp"
+#include "backplane/core/scalar.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace bp {
+
+using OptionalIntList = std::optional<std::vector<int64_t>>;
+
+// ---- data movement and factories -------------------------------------------------------
+Tensor& copy_(Tensor& self, const Tensor& src, bool non_blocking = false);
+Tensor& fill_(Tensor& self, Scalar value);
+Tensor arange(Scalar start, Scalar end, Scalar step = 1,
+              std::optional<ScalarType> dtype = std::nullopt,
+              std::optional<Device> device = std::nullopt);
+Tensor arange(Scalar end, std::optional<ScalarType> dtype = std::nullopt,
+              std::optional<Device> device = std::nullopt);
+Tensor cat(const std::vector<Tensor>& tensors, int64_t dim = 0);
+Tensor& cat_out(Tensor& out, const std::vector<Tensor>& tensors, int64_t dim = 0);
+Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index);
+Tensor& index_select_out(Tensor& out, const Tensor& self, int64_t dim, const Tensor& index);
+Tensor gather(const Tensor& self, int64_t dim, const Tensor& index);
+Tensor& gather_out(Tensor& out, const Tensor& self, int64_t dim, const Tensor& index);
+Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other);
+Tensor& where_out(Tensor& out, const Tensor& condition, const Tensor& self,
+                  const Tensor& other);
+Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t padding_idx = -1);
+
+// ---- elementwise unary -----------------------------------------------------------------
+#define BP_DECLARE_UNARY(name)                          \
+  Tensor name(const Tensor& self);                      \
+  Tensor& name##_out(Tensor& out, const Tensor& self);  \
+  Tensor& name##_(Tensor& self);
+BP_DECLARE_UNARY(neg)
+BP_DECLARE_UNARY(abs)
+BP_DECLARE_UNARY(sign)
+BP_DECLARE_UNARY(exp)
+BP_DECLARE_UNARY(log)
+BP_DECLARE_UNARY(sqrt)
+BP_DECLARE_UNARY(rsqrt)
+BP_DECLARE_UNARY(reciprocal)
+BP_DECLARE_UNARY(sin)
+BP_DECLARE_UNARY(cos)
+BP_DECLARE_UNARY(tanh)
+BP_DECLARE_UNARY(sigmoid)
+BP_DECLARE_UNARY(erf)
+BP_DECLARE_UNARY(relu)
+BP_DECLARE_UNARY(floor)
+BP_DECLARE_UNARY(ceil)
+BP_DECLARE_UNARY(logical_not)
+BP_DECLARE_UNARY(silu)
+#undef BP_DECLARE_UNARY
+// approximate: "none" (erf form) or "tanh".
+Tensor gelu(const Tensor& self, const std::string& approximate = "none");
+Tensor& gelu_out(Tensor& out, const Tensor& self, const std::string& approximate = "none");
+Tensor& gelu_(Tensor& self, const std::string& approximate = "none");
+
+// ---- elementwise binary (broadcasting, PyTorch type promotion) -------------------------
+Tensor add(const Tensor& self, const Tensor& other, Scalar alpha = 1);
+Tensor add(const Tensor& self, Scalar other, Scalar alpha = 1);
+Tensor& add_out(Tensor& out, const Tensor& self, const Tensor& other, Scalar alpha = 1);
+Tensor& add_(Tensor& self, const Tensor& other, Scalar alpha = 1);
+Tensor& add_(Tensor& self, Scalar other, Scalar alpha = 1);
+Tensor sub(const Tensor& self, const Tensor& other, Scalar alpha = 1);
+Tensor sub(const Tensor& self, Scalar other, Scalar alpha = 1);
+Tensor& sub_out(Tensor& out, const Tensor& self, const Tensor& other, Scalar alpha = 1);
+Tensor& sub_(Tensor& self, const Tensor& other, Scalar alpha = 1);
+Tensor& sub_(Tensor& self, Scalar other, Scalar alpha = 1);
+// rounding_mode: none (true division), "trunc" or "floor".
+Tensor div(const Tensor& self, const Tensor& other,
+           std::optional<std::string> rounding_mode = std::nullopt);
+Tensor div(const Tensor& self, Scalar other,
+           std::optional<std::string> rounding_mode = std::nullopt);
+Tensor& div_out(Tensor& out, const Tensor& self, const Tensor& other,
+                std::optional<std::string> rounding_mode = std::nullopt);
+Tensor& div_(Tensor& self, const Tensor& other,
+             std::optional<std::string> rounding_mode = std::nullopt);
+Tensor& div_(Tensor& self, Scalar other, std::optional<std::string> rounding_mode = std::nullopt);
+
+#define BP_DECLARE_BINARY(name)                                                   \
+  Tensor name(const Tensor& self, const Tensor& other);                           \
+  Tensor name(const Tensor& self, Scalar other);                                  \
+  Tensor& name##_out(Tensor& out, const Tensor& self, const Tensor& other);       \
+  Tensor& name##_(Tensor& self, const Tensor& other);                             \
+  Tensor& name##_(Tensor& self, Scalar other);
+BP_DECLARE_BINARY(mul)
+BP_DECLARE_BINARY(pow)
+BP_DECLARE_BINARY(eq)
+BP_DECLARE_BINARY(ne)
+BP_DECLARE_BINARY(lt)
+BP_DECLARE_BINARY(le)
+BP_DECLARE_BINARY(gt)
+BP_DECLARE_BINARY(ge)
+#undef BP_DECLARE_BINARY
+Tensor maximum(const Tensor& self, const Tensor& other);
+Tensor& maximum_out(Tensor& out, const Tensor& self, const Tensor& other);
+Tensor minimum(const Tensor& self, const Tensor& other);
+Tensor& minimum_out(Tensor& out, const Tensor& self, const Tensor& other);
+Tensor logical_and(const Tensor& self, const Tensor& other);
+Tensor& logical_and_out(Tensor& out, const Tensor& self, const Tensor& other);
+Tensor& logical_and_(Tensor& self, const Tensor& other);
+Tensor logical_or(const Tensor& self, const Tensor& other);
+Tensor& logical_or_out(Tensor& out, const Tensor& self, const Tensor& other);
+Tensor& logical_or_(Tensor& self, const Tensor& other);
+Tensor clamp(const Tensor& self, std::optional<Scalar> min, std::optional<Scalar> max = {});
+Tensor& clamp_out(Tensor& out, const Tensor& self, std::optional<Scalar> min,
+                  std::optional<Scalar> max = {});
+Tensor& clamp_(Tensor& self, std::optional<Scalar> min, std::optional<Scalar> max = {});
+
+// ---- reductions --------------------------------------------------------------------------
+// dim: none or empty = every dim.
+Tensor sum(const Tensor& self, OptionalIntList dim = std::nullopt, bool keepdim = false,
+           std::optional<ScalarType> dtype = std::nullopt);
+Tensor& sum_out(Tensor& out, const Tensor& self, OptionalIntList dim = std::nullopt,
+                bool keepdim = false, std::optional<ScalarType> dtype = std::nullopt);
+Tensor mean(const Tensor& self, OptionalIntList dim = std::nullopt, bool keepdim = false,
+            std::optional<ScalarType> dtype = std::nullopt);
+Tensor& mean_out(Tensor& out, const Tensor& self, OptionalIntList dim = std::nullopt,
+                 bool keepdim = false, std::optional<ScalarType> dtype = std::nullopt);
+Tensor prod(const Tensor& self, int64_t dim, bool keepdim = false,
+            std::optional<ScalarType> dtype = std::nullopt);
+Tensor& prod_out(Tensor& out, const Tensor& self, int64_t dim, bool keepdim = false,
+                 std::optional<ScalarType> dtype = std::nullopt);
+Tensor amax(const Tensor& self, std::vector<int64_t> dim = {}, bool keepdim = false);
+Tensor& amax_out(Tensor& out, const Tensor& self, std::vector<int64_t> dim = {},
+                 bool keepdim = false);
+Tensor amin(const Tensor& self, std::vector<int64_t> dim = {}, bool keepdim = false);
+Tensor& amin_out(Tensor& out, const Tensor& self, std::vector<int64_t> dim = {},
+                 bool keepdim = false);
+Tensor argmax(const Tensor& self, std::optional<int64_t> dim = std::nullopt,
+              bool keepdim = false);
+Tensor& argmax_out(Tensor& out, const Tensor& self, std::optional<int64_t> dim = std::nullopt,
+                   bool keepdim = false);
+Tensor argmin(const Tensor& self, std::optional<int64_t> dim = std::nullopt,
+              bool keepdim = false);
+Tensor& argmin_out(Tensor& out, const Tensor& self, std::optional<int64_t> dim = std::nullopt,
+                   bool keepdim = false);
+Tensor all(const Tensor& self, int64_t dim, bool keepdim = false);
+Tensor& all_out(Tensor& out, const Tensor& self, int64_t dim, bool keepdim = false);
+Tensor any(const Tensor& self, int64_t dim, bool keepdim = false);
+Tensor& any_out(Tensor& out, const Tensor& self, int64_t dim, bool keepdim = false);
+
+// ---- normalisation, linear algebra, attention -------------------------------------------
+Tensor softmax(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
+Tensor& softmax_out(Tensor& out, const Tensor& self, int64_t dim,
+                    std::optional<ScalarType> dtype = std::nullopt);
+Tensor log_softmax(const Tensor& self, int64_t dim,
+                   std::optional<ScalarType> dtype = std::nullopt);
+Tensor& log_softmax_out(Tensor& out, const Tensor& self, int64_t dim,
+                        std::optional<ScalarType> dtype = std::nullopt);
+Tensor layer_norm(const Tensor& input, std::vector<int64_t> normalized_shape,
+                  const std::optional<Tensor>& weight = std::nullopt,
+                  const std::optional<Tensor>& bias = std::nullopt, double eps = 1e-5);
+Tensor rms_norm(const Tensor& input, std::vector<int64_t> normalized_shape,
+                const std::optional<Tensor>& weight = std::nullopt,
+                std::optional<double> eps = std::nullopt);
+Tensor matmul(const Tensor& self, const Tensor& other);
+Tensor& matmul_out(Tensor& out, const Tensor& self, const Tensor& other);
+Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, Scalar beta = 1,
+             Scalar alpha = 1);
+Tensor linear(const Tensor& input, const Tensor& weight,
+              const std::optional<Tensor>& bias = std::nullopt);
+Tensor scaled_dot_product_attention(const Tensor& query, const Tensor& key, const Tensor& value,
+                                    const std::optional<Tensor>& attn_mask = std::nullopt,
+                                    double dropout_p = 0.0, bool is_causal = false,
+                                    std::optional<double> scale = std::nullopt);
+
+}  // namespace bp

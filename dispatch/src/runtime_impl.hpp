@@ -1,0 +1,144 @@
+// Internal: the runtime's state — plugins, backends (one per dispatch slot), per-device
+// allocators and the per-operator kernel tables — and the host side of the C ABI.
+//
+// Note [Lock-free kernel tables]
+// Each operator has an immutable OpTable reached through an atomic pointer. A call reads
+// the pointer (acquire) and indexes it by dispatch slot: no lock, no reference count.
+// Registration and unregistration take the runtime mutex, copy the table, change the copy
+// and publish it (release). Replaced tables are retired, not freed, until the runtime is
+// destroyed at exit: a call that read the old pointer may still be using it. Tables are
+// small (64 slots) and change only when plugins load, so the retired memory is bounded.
+#pragma once
+
+#include "backplane/core/catalog.hpp"
+#include "backplane/core/storage.hpp"
+#include "backplane/dispatch/dispatch_key.hpp"
+#include "backplane/dispatch/runtime.hpp"
+
+#include <backplane/plugin.h>
+
+#include <array>
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace bp::detail {
+
+struct KernelSlot {
+  bp_kernel_fn fn = nullptr;
+  void* ctx = nullptr;
+  bp_dtype_mask dtypes = 0;
+  uint32_t plugin = 0;  // index into Runtime::plugins_
+};
+
+struct OpTable {
+  std::array<KernelSlot, 64> slots{};
+};
+
+struct Backend;
+
+// Allocates device memory through the plugin's alloc/free. One per device.
+class DeviceAllocator final : public Allocator {
+ public:
+  DeviceAllocator(Backend* backend, int32_t index) : backend_(backend), index_(index) {}
+  DataPtr allocate(size_t bytes) override;
+
+ private:
+  static void release(void* ctx, void* ptr);
+  Backend* backend_;
+  int32_t index_;
+};
+
+struct Backend {
+  std::string name;
+  DeviceType type = 0;
+  uint32_t plugin = 0;
+  const bp_device_api* api = nullptr;
+  void* ctx = nullptr;
+  bool active = false;
+  int device_count = 0;
+  std::string no_device_reason;
+  std::vector<bp_device_props> props;
+  std::vector<std::unique_ptr<DeviceAllocator>> allocators;
+
+  bool host_accessible(int index) const {
+    return props[static_cast<size_t>(index)].flags & BP_DEVICE_HOST_ACCESSIBLE;
+  }
+};
+
+struct PluginRecord;
+
+// The per-plugin context behind bp_host_api::host.
+class Runtime;
+struct HostContext {
+  Runtime* runtime = nullptr;  // not Runtime::get(): init runs inside the runtime's constructor
+  uint32_t plugin = 0;
+};
+
+struct PluginRecord {
+  std::string name;
+  std::string origin;
+  const bp_plugin_descriptor* descriptor = nullptr;
+  bool active = false;
+  std::unique_ptr<HostContext> host_ctx;
+  bp_host_api host_api{};
+  std::vector<DeviceType> backends;
+};
+
+class Runtime {
+ public:
+  static Runtime& get();
+
+  const OpTable& table(OpId op) const { return *tables_[op].load(std::memory_order_acquire); }
+  // The active backend of a slot, or nullptr.
+  Backend* backend(DeviceType type) const {
+    Backend* b = backends_[type].load(std::memory_order_acquire);
+    return b && b->active ? b : nullptr;
+  }
+  // Throws bp::Error(Device) when the device does not exist.
+  Backend& backend_for(Device device, std::string_view op = {}) const;
+  Allocator& allocator(Device device);
+  Device default_device() const;
+
+  PluginLoadReport add_plugin(const bp_plugin_descriptor* d, std::string_view origin);
+  void remove_plugin(std::string_view name);
+  std::vector<PluginLoadReport> reports() const;
+  std::vector<BackendInfo> backend_infos() const;
+  std::string plugin_name(uint32_t plugin) const;
+
+  // Host API callbacks (called by plugins during init).
+  bp_status register_backend(HostContext* h, const char* name, const bp_device_api* api,
+                             void* ctx, uint32_t* out_id);
+  bp_status register_kernel(HostContext* h, uint32_t backend_id, const char* op_name,
+                            bp_dtype_mask dtypes, bp_kernel_fn fn, void* kernel_ctx);
+
+ private:
+  Runtime();
+  void publish(OpId op, const OpTable& table);  // mutex held
+  void remove_plugin_locked(uint32_t plugin);    // mutex held
+
+  mutable std::mutex mu_;
+  std::unique_ptr<std::atomic<const OpTable*>[]> tables_;
+  std::vector<std::unique_ptr<OpTable>> table_store_;  // every table ever published
+  std::array<std::atomic<Backend*>, device_types::kMaxBackends> backends_{};
+  std::vector<std::unique_ptr<Backend>> backend_store_;
+  std::vector<std::unique_ptr<PluginRecord>> plugins_;
+  std::vector<PluginLoadReport> reports_;
+  // The plugin whose init is running on this thread (registration is only legal then).
+  static thread_local HostContext* initializing_;
+};
+
+// Thread-local error reported by a plugin through host->set_error.
+struct PluginError {
+  bp_status code = BP_OK;
+  std::string message;
+};
+PluginError& thread_plugin_error();
+
+// Throws bp::Error for a non-OK status, using the plugin's message when it set one.
+// `what` says what was called: "add.Tensor on reference:0", "alloc on cuda:0".
+void throw_status(bp_status status, std::string_view what);
+
+}  // namespace bp::detail

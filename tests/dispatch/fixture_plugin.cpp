@@ -1,0 +1,166 @@
+// The in-test plugin described in fixture_plugin.hpp. Like a real plugin it talks to the
+// runtime only through plugin.h.
+#include "fixture_plugin.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+
+namespace bp::testing {
+namespace {
+
+const bp_host_api* g_host = nullptr;
+TestPluginMode g_mode = TestPluginMode::Normal;
+
+TestPluginState g_state;
+
+bp_status device_count(void*, int32_t* n, const char** reason) {
+  *n = g_mode == TestPluginMode::NoDevices ? 0 : 1;
+  if (reason) *reason = g_mode == TestPluginMode::NoDevices ? "test: no hardware attached" : nullptr;
+  return BP_OK;
+}
+bp_status device_properties(void*, int32_t, bp_device_props* p) {
+  std::strncpy(p->name, "test device", sizeof p->name - 1);
+  p->flags = BP_DEVICE_HOST_ACCESSIBLE;
+  p->dtypes = BP_DTYPES_ALL;
+  p->total_memory = 1 << 20;
+  return BP_OK;
+}
+bp_status alloc(void*, int32_t, size_t bytes, size_t, void** out) {
+  *out = std::malloc(bytes ? bytes : 1);
+  return *out ? BP_OK : BP_ERR_OUT_OF_MEMORY;
+}
+bp_status release(void*, int32_t, void* p) {
+  std::free(p);
+  return BP_OK;
+}
+bp_status copy(void*, int32_t, bp_copy_kind, void* dst, const void* src, size_t n, void*) {
+  std::memmove(dst, src, n);
+  return BP_OK;
+}
+const bp_device_api kApi = {sizeof(bp_device_api), device_count, device_properties, alloc,
+                            release, copy, nullptr, nullptr, nullptr};
+
+// out = self + alpha * other over f32; inputs are already expanded to out's shape.
+float* element(const bp_tensor* t, const int64_t* idx) {
+  int64_t off = 0;
+  for (int32_t d = 0; d < t->ndim; ++d) off += idx[d] * t->strides[d];
+  return reinterpret_cast<float*>(static_cast<char*>(t->data) + t->byte_offset) + off;
+}
+
+bp_status add_kernel(const bp_call* call) {
+  g_state.add_calls++;
+  const bp_tensor* a = call->args[0].u.tensor;
+  const bp_tensor* b = call->args[1].u.tensor;
+  const double alpha =
+      call->args[2].tag == BP_VALUE_FLOAT ? call->args[2].u.f : double(call->args[2].u.i);
+  const bp_tensor* out = call->args[3].u.tensor;
+  int64_t idx[16] = {};
+  int64_t n = 1;
+  for (int32_t d = 0; d < out->ndim; ++d) n *= out->shape[d];
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t rest = i;
+    for (int32_t d = out->ndim - 1; d >= 0; --d) {
+      idx[d] = rest % out->shape[d];
+      rest /= out->shape[d];
+    }
+    *element(out, idx) = *element(a, idx) + static_cast<float>(alpha) * *element(b, idx);
+  }
+  return BP_OK;
+}
+
+bp_status fill_kernel(const bp_call* call) {
+  g_state.fill_calls++;
+  const bp_tensor* self = call->args[0].u.tensor;
+  const bp_value& v = call->args[1];
+  const double value = v.tag == BP_VALUE_FLOAT ? v.u.f : v.tag == BP_VALUE_INT ? double(v.u.i) : v.u.b;
+  if (self->dtype != BP_DTYPE_F32 && self->dtype != BP_DTYPE_F64) {
+    g_host->set_error(g_host->host, BP_ERR_UNSUPPORTED, "test_dev fill_: only f32/f64");
+    return BP_ERR_UNSUPPORTED;
+  }
+  int64_t n = 1;
+  for (int32_t d = 0; d < self->ndim; ++d) n *= self->shape[d];
+  // 0-d and contiguous tensors only: enough for the tests that use it.
+  char* base = static_cast<char*>(self->data) + self->byte_offset;
+  for (int64_t i = 0; i < n; ++i) {
+    if (self->dtype == BP_DTYPE_F32) reinterpret_cast<float*>(base)[i] = static_cast<float>(value);
+    else reinterpret_cast<double*>(base)[i] = value;
+  }
+  return BP_OK;
+}
+
+double load(const bp_tensor* t, const int64_t* idx) {
+  int64_t off = 0;
+  for (int32_t d = 0; d < t->ndim; ++d) off += idx[d] * t->strides[d];
+  const char* base = static_cast<const char*>(t->data) + t->byte_offset;
+  return t->dtype == BP_DTYPE_F32 ? reinterpret_cast<const float*>(base)[off]
+                                  : reinterpret_cast<const double*>(base)[off];
+}
+
+// copy_ between f32 and f64 tensors of any strides (enough for dtype conversions).
+bp_status copy_kernel(const bp_call* call) {
+  const bp_tensor* self = call->args[0].u.tensor;
+  const bp_tensor* src = call->args[1].u.tensor;
+  for (const bp_tensor* t : {self, src})
+    if (t->dtype != BP_DTYPE_F32 && t->dtype != BP_DTYPE_F64) {
+      g_host->set_error(g_host->host, BP_ERR_UNSUPPORTED, "test_dev copy_: only f32/f64");
+      return BP_ERR_UNSUPPORTED;
+    }
+  int64_t idx[16] = {};
+  int64_t n = 1;
+  for (int32_t d = 0; d < self->ndim; ++d) n *= self->shape[d];
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t rest = i, off = 0;
+    for (int32_t d = self->ndim - 1; d >= 0; --d) {
+      idx[d] = rest % self->shape[d];
+      rest /= self->shape[d];
+      off += idx[d] * self->strides[d];
+    }
+    char* base = static_cast<char*>(self->data) + self->byte_offset;
+    const double v = load(src, idx);
+    if (self->dtype == BP_DTYPE_F32) reinterpret_cast<float*>(base)[off] = static_cast<float>(v);
+    else reinterpret_cast<double*>(base)[off] = v;
+  }
+  return BP_OK;
+}
+
+bp_status init(const bp_host_api* host, const char*) {
+  g_host = host;
+  if (g_mode == TestPluginMode::InitThrows) throw std::runtime_error("boom");
+  uint32_t id = 0;
+  bp_status s = host->register_backend(host->host, "test_dev", &kApi, nullptr, &id);
+  if (s != BP_OK) return s;
+  s = host->register_kernel(host->host, id, "add.Tensor", BP_DTYPE_BIT(BP_DTYPE_F32), add_kernel,
+                            nullptr);
+  if (s != BP_OK) return s;
+  s = host->register_kernel(host->host, id, "fill_.Scalar", BP_DTYPES_ALL, fill_kernel, nullptr);
+  if (s != BP_OK) return s;
+  s = host->register_kernel(host->host, id, "copy_",
+                            BP_DTYPE_BIT(BP_DTYPE_F32) | BP_DTYPE_BIT(BP_DTYPE_F64), copy_kernel,
+                            nullptr);
+  if (s != BP_OK) return s;
+  if (g_mode == TestPluginMode::UnknownOp)
+    return host->register_kernel(host->host, id, "frobnicate.Tensor", BP_DTYPES_ALL, add_kernel,
+                                 nullptr);
+  if (g_mode == TestPluginMode::InitFails) {
+    host->set_error(host->host, BP_ERR_DEVICE, "test: the device did not answer");
+    return BP_ERR_DEVICE;
+  }
+  return BP_OK;
+}
+
+void shutdown() { g_host = nullptr; }
+
+bp_plugin_descriptor g_descriptor = {sizeof(bp_plugin_descriptor), BP_ABI_MAJOR, BP_ABI_MINOR,
+                                     "testdev", "1.0", "Backplane tests", init, shutdown};
+
+}  // namespace
+
+TestPluginState& test_plugin_state() { return g_state; }
+
+const bp_plugin_descriptor* test_plugin_descriptor(TestPluginMode mode) {
+  g_mode = mode;
+  return &g_descriptor;
+}
+
+}  // namespace bp::testing

@@ -1,0 +1,110 @@
+// Registering plugins through the C ABI: descriptor checks, ABI version negotiation, and
+// every way init can fail — each reported, none leaving anything registered.
+#include "fixture_plugin.hpp"
+
+#include <backplane/backplane.hpp>
+
+#include <doctest/doctest.h>
+
+#include <cstring>
+
+using bp::testing::TestPluginMode;
+
+namespace {
+
+bool test_dev_registered() {
+  for (const auto& b : bp::backends())
+    if (b.name == "test_dev") return true;
+  return false;
+}
+
+bp_plugin_descriptor copy_of_test_descriptor() {
+  bp_plugin_descriptor d;
+  std::memcpy(&d, bp::testing::test_plugin_descriptor(), sizeof d);
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("a NULL or truncated descriptor fails to load") {
+  CHECK(bp::register_plugin(nullptr, "null.so").status == bp::LoadStatus::Failed);
+  bp_plugin_descriptor d = copy_of_test_descriptor();
+  d.struct_size = 8;
+  auto r = bp::register_plugin(&d, "small.so");
+  CHECK(r.status == bp::LoadStatus::Failed);
+  CHECK(r.message.find("struct_size 8") != std::string::npos);
+  CHECK_FALSE(test_dev_registered());
+}
+
+TEST_CASE("a plugin of another ABI major is refused") {
+  bp_plugin_descriptor d = copy_of_test_descriptor();
+  d.abi_major = BP_ABI_MAJOR + 1;
+  auto r = bp::register_plugin(&d, "future.so");
+  CHECK(r.status == bp::LoadStatus::Refused);
+  CHECK(r.message.find("major version must match") != std::string::npos);
+  CHECK_FALSE(test_dev_registered());
+}
+
+TEST_CASE("a plugin built against a newer minor is refused with both versions") {
+  bp_plugin_descriptor d = copy_of_test_descriptor();
+  d.abi_minor = BP_ABI_MINOR + 1;
+  auto r = bp::register_plugin(&d, "newer.so");
+  CHECK(r.status == bp::LoadStatus::Refused);
+  CHECK(r.message.find("update Backplane") != std::string::npos);
+}
+
+TEST_CASE("an init that fails is reported with the plugin's message and rolled back") {
+  auto r = bp::register_plugin(bp::testing::test_plugin_descriptor(TestPluginMode::InitFails),
+                               "fails.so");
+  CHECK(r.status == bp::LoadStatus::Failed);
+  CHECK(r.message.find("the device did not answer") != std::string::npos);
+  CHECK_FALSE(test_dev_registered());
+  for (const auto& e : bp::op_table("add.Tensor")) CHECK(e.backend != "test_dev");
+}
+
+TEST_CASE("an init that throws across the C boundary is reported, not propagated") {
+  auto r = bp::register_plugin(bp::testing::test_plugin_descriptor(TestPluginMode::InitThrows),
+                               "throws.so");
+  CHECK(r.status == bp::LoadStatus::Failed);
+  CHECK(r.message.find("C++ exception") != std::string::npos);
+  CHECK_FALSE(test_dev_registered());
+}
+
+TEST_CASE("registering a kernel for an unknown op fails the plugin and names the op") {
+  auto r = bp::register_plugin(bp::testing::test_plugin_descriptor(TestPluginMode::UnknownOp),
+                               "unknown-op.so");
+  CHECK(r.status == bp::LoadStatus::Failed);
+  CHECK(r.message.find("frobnicate.Tensor") != std::string::npos);
+  CHECK_FALSE(test_dev_registered());
+}
+
+TEST_CASE("a backend without devices is reported as no-devices with its reason") {
+  auto r = bp::register_plugin(bp::testing::test_plugin_descriptor(TestPluginMode::NoDevices),
+                               "nodev.so");
+  CHECK(r.status == bp::LoadStatus::NoDevices);
+  CHECK(r.message == "test: no hardware attached");
+  std::string msg;
+  try {
+    bp::empty({1}, bp::ScalarType::Float32, bp::Device::parse("test_dev:0"));
+  } catch (const bp::Error& e) {
+    msg = e.what();
+  }
+  CHECK(msg.find("no hardware attached") != std::string::npos);
+  bp::unregister_plugin("testdev");
+}
+
+TEST_CASE("a second plugin with a loaded plugin's name is refused") {
+  auto first = bp::register_plugin(bp::testing::test_plugin_descriptor(), "a.so");
+  REQUIRE(first.status == bp::LoadStatus::Loaded);
+  auto second = bp::register_plugin(bp::testing::test_plugin_descriptor(), "b.so");
+  CHECK(second.status == bp::LoadStatus::Refused);
+  CHECK(second.message.find("already loaded (from a.so)") != std::string::npos);
+  bp::unregister_plugin("testdev");
+}
+
+TEST_CASE("every load is recorded in the plugin reports") {
+  bool reference_loaded = false;
+  for (const auto& r : bp::plugin_reports())
+    if (r.plugin == "reference" && r.status == bp::LoadStatus::Loaded) reference_loaded = true;
+  CHECK(reference_loaded);
+}
