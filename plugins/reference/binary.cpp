@@ -18,8 +18,8 @@ bp_status check_binary(const bp_call* c, const View& a, const View& b, const Vie
   if (!same_shape(b, out)) return fail_shape(c, "other", b, out);
   if (a.dtype != b.dtype)
     return fail(BP_ERR_INVALID_ARGUMENT,
-                std::string(c->op_name) + ": argument 'other' has dtype " +
-                    dtype_name(b.dtype) + " but 'self' has " + dtype_name(a.dtype) +
+                std::string(c->op_name) + ": argument 'other' has dtype " + dtype_name(b.dtype) +
+                    " but 'self' has " + dtype_name(a.dtype) +
                     "; the reference backend expects both in the compute dtype");
   return BP_OK;
 }
@@ -27,9 +27,8 @@ bp_status check_binary(const bp_call* c, const View& a, const View& b, const Vie
 // out[i] = f(a[i], b[i]) for inputs of compute type T.
 template <typename T, typename F>
 void binary_loop(const View& a, const View& b, const View& out, F&& f) {
-  for_each_index(out.ndim, out.shape, [&](const int64_t* idx) {
-    store(out, idx, f(a.at<T>(idx), b.at<T>(idx)));
-  });
+  for_each_index(out.ndim, out.shape,
+                 [&](const int64_t* idx) { store(out, idx, f(a.at<T>(idx), b.at<T>(idx))); });
 }
 
 // A stateless op: Op::supports<T> (which compute dtypes it has) and Op::apply(T, T).
@@ -51,7 +50,9 @@ bp_status binary_kernel(const bp_call* c) {
 template <typename T>
 inline constexpr bool kNotBool = !std::is_same_v<T, bool>;
 
-inline uint64_t u64(int64_t v) { return static_cast<uint64_t>(v); }
+inline uint64_t u64(int64_t v) {
+  return static_cast<uint64_t>(v);
+}
 
 // ---- add / sub: self +- alpha * other ------------------------------------------------------
 // alpha is checked as PyTorch does: a bool alpha only for bool results, no floating alpha
@@ -83,8 +84,7 @@ bp_status add_sub_kernel(const bp_call* c) {
                         "point number (got " +
                         scalar_text(alpha_v) + ")");
       T alpha{};
-      if (!scalar_to<T>(alpha_v, &alpha))
-        return fail_scalar_overflow(c, "alpha", alpha_v, a.dtype);
+      if (!scalar_to<T>(alpha_v, &alpha)) return fail_scalar_overflow(c, "alpha", alpha_v, a.dtype);
       if constexpr (std::is_same_v<T, bool>) {
         binary_loop<T>(a, b, out, [&](bool x, bool y) { return x || (alpha && y); });
       } else if constexpr (kIsFloating<T>) {
@@ -111,9 +111,12 @@ struct Mul {
   static constexpr bool supports = true;
   template <typename T>
   static T apply(T x, T y) {
-    if constexpr (std::is_same_v<T, bool>) return x && y;
-    else if constexpr (kIsFloating<T>) return from_double<T>(to_double(x) * to_double(y));
-    else return wrap_int<T>(u64(x) * u64(y));
+    if constexpr (std::is_same_v<T, bool>)
+      return x && y;
+    else if constexpr (kIsFloating<T>)
+      return from_double<T>(to_double(x) * to_double(y));
+    else
+      return wrap_int<T>(u64(x) * u64(y));
   }
 };
 
@@ -123,7 +126,7 @@ struct Div {
   static constexpr bool supports = kIsFloating<T>;
   template <typename T>
   static T apply(T x, T y) {
-    return from_double<T>(to_double(x) / to_double(y));
+    return from_double<T>(ieee_div(to_double(x), to_double(y)));
   }
 };
 
@@ -134,7 +137,7 @@ enum class Rounding { kNone, kTrunc, kFloor };
 // quotient from fmod, so it is exact where a / b would round up to the next integer;
 // division by zero gives the IEEE result of a / b; a zero result takes the sign of a / b.
 double floor_divide(double a, double b) {
-  if (b == 0.0) return a / b;
+  if (b == 0.0) return ieee_div(a, b);
   const double mod = std::fmod(a, b);
   double div = (a - mod) / b;
   if (mod != 0.0 && ((b < 0.0) != (mod < 0.0))) div -= 1.0;
@@ -176,15 +179,16 @@ bp_status div_mode_kernel(const bp_call* c) {
       return fail_dtype(c, "self", a.dtype);
     } else if constexpr (kIsFloating<T>) {
       binary_loop<T>(a, b, out, [&](T x, T y) {
-        const double q = mode == Rounding::kTrunc   ? std::trunc(to_double(x) / to_double(y))
-                         : mode == Rounding::kFloor ? floor_divide(to_double(x), to_double(y))
-                                                    : to_double(x) / to_double(y);
+        const double a_d = to_double(x), b_d = to_double(y);
+        const double q = mode == Rounding::kTrunc   ? std::trunc(ieee_div(a_d, b_d))
+                         : mode == Rounding::kFloor ? floor_divide(a_d, b_d)
+                                                    : ieee_div(a_d, b_d);
         return from_double<T>(q);
       });
       return BP_OK;
     } else if (mode == Rounding::kNone) {
       // True division of integers yields a floating result (the host normally promotes).
-      binary_loop<T>(a, b, out, [](T x, T y) { return to_double(x) / to_double(y); });
+      binary_loop<T>(a, b, out, [](T x, T y) { return ieee_div(to_double(x), to_double(y)); });
       return BP_OK;
     } else {
       // Checked before writing anything, so an in-place call leaves self unchanged.
@@ -254,8 +258,10 @@ struct MaxMin {
 // values beyond 2^53 compare exactly.
 template <typename T>
 auto comparable(T v) {
-  if constexpr (kIsFloating<T>) return to_double(v);
-  else return v;
+  if constexpr (kIsFloating<T>)
+    return to_double(v);
+  else
+    return v;
 }
 
 template <typename Cmp>

@@ -16,9 +16,8 @@ bp_status copy_kernel(const bp_call* c) {
     using S = typename decltype(src_tag)::type;
     visit_dtype(dst.dtype, [&](auto dst_tag) {
       using D = typename decltype(dst_tag)::type;
-      for_each_index(dst.ndim, dst.shape, [&](const int64_t* idx) {
-        dst.at<D>(idx) = convert<D>(src.at<S>(idx));
-      });
+      for_each_index(dst.ndim, dst.shape,
+                     [&](const int64_t* idx) { dst.at<D>(idx) = convert<D>(src.at<S>(idx)); });
     });
   });
   return BP_OK;
@@ -46,9 +45,9 @@ bp_status fill_kernel(const bp_call* c) {
 bp_status arange_kernel(const bp_call* c) {
   const View out(out_tensor(c));
   if (out.ndim != 1)
-    return fail(BP_ERR_INVALID_ARGUMENT, std::string(c->op_name) +
-                                             ": the output must be 1-D but has shape " +
-                                             shape_text(out));
+    return fail(
+        BP_ERR_INVALID_ARGUMENT,
+        std::string(c->op_name) + ": the output must be 1-D but has shape " + shape_text(out));
   return visit_dtype(out.dtype, [&](auto tag) -> bp_status {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_same_v<T, bool>) {

@@ -8,8 +8,8 @@
 
 #include <bit>
 #include <cmath>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <string>
 
@@ -63,8 +63,10 @@ inline double int64_to_double_round_odd(int64_t v) {
 
 template <typename To>
 To int_to_float(int64_t v) {
-  if constexpr (std::is_same_v<To, double>) return static_cast<double>(v);
-  else return from_double<To>(int64_to_double_round_odd(v));
+  if constexpr (std::is_same_v<To, double>)
+    return static_cast<double>(v);
+  else
+    return from_double<To>(int64_to_double_round_odd(v));
 }
 
 // ---- any dtype -> any dtype (copy_ semantics) ----------------------------------------
@@ -76,13 +78,17 @@ To convert(From v) {
   if constexpr (std::is_same_v<To, From>) {
     return v;
   } else if constexpr (std::is_same_v<To, bool>) {
-    if constexpr (kIsFloating<From>) return to_double(v) != 0.0;
-    else return v != 0;
+    if constexpr (kIsFloating<From>)
+      return to_double(v) != 0.0;
+    else
+      return v != 0;
   } else if constexpr (std::is_same_v<From, bool>) {
     return from_double<To>(v ? 1.0 : 0.0);
   } else if constexpr (kIsFloating<From>) {
-    if constexpr (kIsFloating<To>) return from_double<To>(to_double(v));
-    else return float_to_int<To>(to_double(v));
+    if constexpr (kIsFloating<To>)
+      return from_double<To>(to_double(v));
+    else
+      return float_to_int<To>(to_double(v));
   } else if constexpr (kIsFloating<To>) {
     return int_to_float<To>(static_cast<int64_t>(v));
   } else {
@@ -104,9 +110,12 @@ void store(const View& out, const int64_t* idx, T v) {
 // Largest finite value of a floating T, as double.
 template <typename T>
 constexpr double floating_max() {
-  if constexpr (std::is_same_v<T, Half>) return 65504.0;
-  else if constexpr (std::is_same_v<T, BFloat16>) return 0x1.fep127;
-  else return static_cast<double>(std::numeric_limits<T>::max());
+  if constexpr (std::is_same_v<T, Half>)
+    return 65504.0;
+  else if constexpr (std::is_same_v<T, BFloat16>)
+    return 0x1.fep127;
+  else
+    return static_cast<double>(std::numeric_limits<T>::max());
 }
 
 // PyTorch's checked conversion of a Scalar (INT, FLOAT or BOOL) into T (c10::checked_convert,
@@ -137,8 +146,7 @@ bool scalar_to(const bp_value& v, T* out) {
         if (i > static_cast<int64_t>(L::max())) return false;
         if (i < 0 && uint64_t{0} - static_cast<uint64_t>(i) > L::max()) return false;
       } else {
-        if (i < static_cast<int64_t>(L::min()) || i > static_cast<int64_t>(L::max()))
-          return false;
+        if (i < static_cast<int64_t>(L::min()) || i > static_cast<int64_t>(L::max())) return false;
       }
       *out = wrap_int<T>(static_cast<uint64_t>(i));
       return true;
@@ -170,25 +178,28 @@ bool scalar_to(const bp_value& v, T* out) {
 // Text of a Scalar argument for messages: "300", "0.5", "True", "None".
 inline std::string scalar_text(const bp_value& v) {
   switch (v.tag) {
-    case BP_VALUE_INT: return std::to_string(v.u.i);
-    case BP_VALUE_BOOL: return v.u.b ? "True" : "False";
+    case BP_VALUE_INT:
+      return std::to_string(v.u.i);
+    case BP_VALUE_BOOL:
+      return v.u.b ? "True" : "False";
     case BP_VALUE_FLOAT: {
       char buf[32];
       std::snprintf(buf, sizeof buf, "%.17g", v.u.f);
       return buf;
     }
-    case BP_VALUE_NONE: return "None";
-    default: return "<not a Scalar>";
+    case BP_VALUE_NONE:
+      return "None";
+    default:
+      return "<not a Scalar>";
   }
 }
 
 // Reports a Scalar that does not fit the compute dtype, in PyTorch's words.
 inline bp_status fail_scalar_overflow(const bp_call* c, const char* arg_name, const bp_value& v,
                                       bp_dtype dtype) {
-  return fail(BP_ERR_INVALID_ARGUMENT, std::string(c->op_name) + ": argument '" + arg_name +
-                                           "' value " + scalar_text(v) +
-                                           " cannot be converted to type " + dtype_name(dtype) +
-                                           " without overflow");
+  return fail(BP_ERR_INVALID_ARGUMENT,
+              std::string(c->op_name) + ": argument '" + arg_name + "' value " + scalar_text(v) +
+                  " cannot be converted to type " + dtype_name(dtype) + " without overflow");
 }
 
 // ---- shape and dtype checks ---------------------------------------------------------------
@@ -222,11 +233,23 @@ inline bp_status fail_dtype(const bp_call* c, const char* arg_name, bp_dtype dty
                                       ", which the reference kernel does not support");
 }
 
+// a / b with IEEE 754 results, division by zero included (+-inf, or NaN for 0/0 and NaN/0),
+// spelled out because C++ leaves floating division by zero undefined.
+inline double ieee_div(double a, double b) {
+  if (b != 0.0) return a / b;
+  if (a == 0.0 || std::isnan(a)) return std::numeric_limits<double>::quiet_NaN();
+  const bool negative = std::signbit(a) != std::signbit(b);
+  return negative ? -std::numeric_limits<double>::infinity()
+                  : std::numeric_limits<double>::infinity();
+}
+
 // Whether v is nonzero (NaN is nonzero), as logical ops and conversions to bool see it.
 template <typename T>
 bool nonzero(T v) {
-  if constexpr (kIsFloating<T>) return to_double(v) != 0.0;
-  else return v != 0;
+  if constexpr (kIsFloating<T>)
+    return to_double(v) != 0.0;
+  else
+    return v != 0;
 }
 
 }  // namespace bp::reference

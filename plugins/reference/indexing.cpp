@@ -50,7 +50,7 @@ int64_t read_index(const View& index, int64_t off) {
 
 // PyTorch rejects negative indices in index_select and gather, as any index >= size.
 bp_status check_index_value(const char* op, int64_t value, int64_t dim, int64_t size) {
-  if (value >= 0 && value <= size) return BP_OK;
+  if (value >= 0 && value < size) return BP_OK;
   return fail(BP_ERR_INDEX, std::string(op) + ": index " + std::to_string(value) +
                                 " is out of range for dimension " + std::to_string(dim) +
                                 " with size " + std::to_string(size));

@@ -48,7 +48,7 @@ void matmul_typed(const View& a, const View& b, const View& out) {
       for (int64_t p = 0; p < k_size; ++p)
         acc += to_double(a.at_offset<T>(a0 + p * a_kstride)) *
                to_double(b.at_offset<T>(b0 + p * b_kstride));
-      out.at<T>(oidx) = from_double<T>(static_cast<float>(acc));
+      out.at<T>(oidx) = from_double<T>(acc);
     } else {
       uint64_t acc = 0;
       for (int64_t p = 0; p < k_size; ++p)

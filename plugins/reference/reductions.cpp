@@ -145,7 +145,7 @@ size_t extreme_position(const View& in, const std::vector<int64_t>& offs) {
   size_t best = 0;
   auto best_key = order_key(in.at_offset<T>(offs[0]));
   for (size_t k = 1; k < offs.size(); ++k) {
-    (void)0;
+    if (best_key != best_key) break;  // a NaN is already chosen
     const auto key = order_key(in.at_offset<T>(offs[k]));
     if (key != key || (kMax ? key > best_key : key < best_key)) {
       best = k;

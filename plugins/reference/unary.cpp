@@ -39,8 +39,10 @@ struct Neg {
   static constexpr bool supports = kNotBool<T>;
   template <typename T>
   static T apply(T v) {
-    if constexpr (kIsFloating<T>) return from_double<T>(-to_double(v));
-    else return wrap_int<T>(uint64_t{0} - static_cast<uint64_t>(v));
+    if constexpr (kIsFloating<T>)
+      return from_double<T>(-to_double(v));
+    else
+      return wrap_int<T>(uint64_t{0} - static_cast<uint64_t>(v));
   }
 };
 
@@ -49,10 +51,12 @@ struct Abs {
   static constexpr bool supports = kNotBool<T>;
   template <typename T>
   static T apply(T v) {
-    if constexpr (kIsFloating<T>) return from_double<T>(std::fabs(to_double(v)));
+    if constexpr (kIsFloating<T>)
+      return from_double<T>(std::fabs(to_double(v)));
     else if constexpr (std::is_signed_v<T>)  // -INT_MIN wraps to INT_MIN, as in PyTorch
       return v < 0 ? wrap_int<T>(uint64_t{0} - static_cast<uint64_t>(v)) : v;
-    else return v;
+    else
+      return v;
   }
 };
 
@@ -81,9 +85,12 @@ struct Relu {
   static constexpr bool supports = kNotBool<T>;
   template <typename T>
   static T apply(T v) {
-    if constexpr (kIsFloating<T>) return to_double(v) < 0.0 ? from_double<T>(0.0) : v;
-    else if constexpr (std::is_signed_v<T>) return v < 0 ? T{0} : v;
-    else return v;
+    if constexpr (kIsFloating<T>)
+      return to_double(v) < 0.0 ? from_double<T>(0.0) : v;
+    else if constexpr (std::is_signed_v<T>)
+      return v < 0 ? T{0} : v;
+    else
+      return v;
   }
 };
 
@@ -93,8 +100,10 @@ struct Floor {
   static constexpr bool supports = kNotBool<T>;
   template <typename T>
   static T apply(T v) {
-    if constexpr (kIsFloating<T>) return from_double<T>(std::floor(to_double(v)));
-    else return v;
+    if constexpr (kIsFloating<T>)
+      return from_double<T>(std::floor(to_double(v)));
+    else
+      return v;
   }
 };
 
@@ -103,8 +112,10 @@ struct Ceil {
   static constexpr bool supports = kNotBool<T>;
   template <typename T>
   static T apply(T v) {
-    if constexpr (kIsFloating<T>) return from_double<T>(std::ceil(to_double(v)));
-    else return v;
+    if constexpr (kIsFloating<T>)
+      return from_double<T>(std::ceil(to_double(v)));
+    else
+      return v;
   }
 };
 
@@ -129,16 +140,36 @@ struct FloatOp {
 };
 
 // Wrappers, because the address of a standard library function may not be taken.
-double exp_d(double x) { return std::exp(x); }
-double log_d(double x) { return std::log(x); }
-double sqrt_d(double x) { return std::sqrt(x); }
-double rsqrt_d(double x) { return 1.0 / std::sqrt(x); }  // rsqrt(-0.0) == -inf
-double reciprocal_d(double x) { return 1.0 / x; }
-double sin_d(double x) { return std::sin(x); }
-double cos_d(double x) { return std::cos(x); }
-double tanh_d(double x) { return std::tanh(x); }
-double sigmoid_d(double x) { return 1.0 / (1.0 + std::exp(-x)); }
-double erf_d(double x) { return std::erf(x); }
+double exp_d(double x) {
+  return std::exp(x);
+}
+double log_d(double x) {
+  return std::log(x);
+}
+double sqrt_d(double x) {
+  return std::sqrt(x);
+}
+double rsqrt_d(double x) {
+  return ieee_div(1.0, std::sqrt(x));
+}  // rsqrt(-0.0) == -inf
+double reciprocal_d(double x) {
+  return ieee_div(1.0, x);
+}
+double sin_d(double x) {
+  return std::sin(x);
+}
+double cos_d(double x) {
+  return std::cos(x);
+}
+double tanh_d(double x) {
+  return std::tanh(x);
+}
+double sigmoid_d(double x) {
+  return 1.0 / (1.0 + std::exp(-x));
+}
+double erf_d(double x) {
+  return std::erf(x);
+}
 
 constexpr double kSqrtHalf = 0.70710678118654752440;       // 1 / sqrt(2)
 constexpr double kSqrtTwoOverPi = 0.79788456080286535588;  // sqrt(2 / pi)
@@ -146,7 +177,9 @@ constexpr double kSqrtTwoOverPi = 0.79788456080286535588;  // sqrt(2 / pi)
 // gelu 'none': x * Phi(x) = 0.5 * x * (1 + erf(x / sqrt(2))), written with erfc so large
 // negative x keeps its tiny value instead of cancelling to 0. gelu(-inf) is NaN in PyTorch
 // (-inf * 0) and stays NaN here.
-double gelu_erf(double x) { return 0.5 * x * std::erfc(-x * kSqrtHalf); }
+double gelu_erf(double x) {
+  return 0.5 * x * std::erfc(-x * kSqrtHalf);
+}
 
 // gelu 'tanh': 0.5 * x * (1 + tanh(u)), u = sqrt(2/pi) * (x + 0.044715 x^3), written as
 // x / (1 + exp(-2u)) (the same function: 1 + tanh(u) == 2 / (1 + exp(-2u))) without the

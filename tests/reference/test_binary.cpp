@@ -57,8 +57,7 @@ TEST_CASE("add wraps integers and treats bool as or") {
   // torch.add(int8 127, int8 3, alpha=100) == -85
   check_values(add(make<int8_t>({127}, {1}), make<int8_t>({3}, {1}), 100), ST::Int8, {1}, {-85});
   check_values(add(make<uint8_t>({255}, {1}), make<uint8_t>({1}, {1})), ST::UInt8, {1}, {0});
-  check_values(add(make<int16_t>({32767}, {1}), make<int16_t>({1}, {1})), ST::Int16, {1},
-               {-32768});
+  check_values(add(make<int16_t>({32767}, {1}), make<int16_t>({1}, {1})), ST::Int16, {1}, {-32768});
   check_values(add(make<int32_t>({2147483647}, {1}), make<int32_t>({1}, {1})), ST::Int32, {1},
                {-2147483648.0});
   check_i64(add(i64s({kI64Max, k2p53}), i64s({1, 1})), {2}, {kI64Min, k2p53 + 1});
@@ -81,8 +80,8 @@ TEST_CASE("sub computes self - alpha * other and wraps integers") {
   check_values(sub(make<int32_t>({5}, {1}), make<int32_t>({7}, {1}), 3), ST::Int32, {1}, {-16});
   check_i64(sub(i64s({kI64Min, k2p53 + 1}), i64s({1, 1})), {2}, {kI64Max, k2p53});
   // Below 1 f16 steps by 2^-11: 1 - 2^-12 ties to even (1).
-  check_values(sub(make<Half>({1, 1}, {2}), make<Half>({0x1p-11, 0x1p-12}, {2})), ST::Float16,
-               {2}, {1 - 0x1p-11, 1});
+  check_values(sub(make<Half>({1, 1}, {2}), make<Half>({0x1p-11, 0x1p-12}, {2})), ST::Float16, {2},
+               {1 - 0x1p-11, 1});
   check_values(sub(make<BFloat16>({1}, {1}), make<BFloat16>({0x1p-9}, {1})), ST::BFloat16, {1},
                {1});  // 1 - 2^-9 ties to even (1) in bf16
   check_values(sub(make<double>({1}, {1}), make<double>({0x1p-53}, {1})), ST::Float64, {1},
@@ -107,8 +106,7 @@ TEST_CASE("mul wraps integers, ands bools and rounds floating products once") {
   check_values(mul(make<uint8_t>({16}, {1}), make<uint8_t>({17}, {1})), ST::UInt8, {1}, {16});
   check_values(mul(make<int16_t>({-32768}, {1}), make<int16_t>({-1}, {1})), ST::Int16, {1},
                {-32768});
-  check_values(mul(make<int32_t>({65536}, {1}), make<int32_t>({65536}, {1})), ST::Int32, {1},
-               {0});
+  check_values(mul(make<int32_t>({65536}, {1}), make<int32_t>({65536}, {1})), ST::Int32, {1}, {0});
   // torch.mul(tensor([3037000500]), tensor([3037000500]))
   check_i64(mul(i64s({3037000500, k2p53 + 1}), i64s({3037000500, 1})), {2},
             {-9223372036709301616, k2p53 + 1});
@@ -117,8 +115,8 @@ TEST_CASE("mul wraps integers, ands bools and rounds floating products once") {
   // 3 * (1 + 2^-10) = 3 + 1.5 * 2^-9 ties to even in f16: 3 + 2^-8.
   check_values(mul(make<Half>({3}, {1}), make<Half>({1 + 0x1p-10}, {1})), ST::Float16, {1},
                {3.00390625});
-  check_values(mul(make<BFloat16>({3}, {1}), make<BFloat16>({1 + 0x1p-7}, {1})), ST::BFloat16,
-               {1}, {3.03125});  // 3 + 1.5 * 2^-6 ties to 3 + 2^-5
+  check_values(mul(make<BFloat16>({3}, {1}), make<BFloat16>({1 + 0x1p-7}, {1})), ST::BFloat16, {1},
+               {3.03125});  // 3 + 1.5 * 2^-6 ties to 3 + 2^-5
   const Tensor f = mul(make<float>({-0.0, kInf}, {2}), make<float>({5, 0}, {2}));
   check_values(f, ST::Float32, {2}, {0, kNaN});
   check_signbits(f.narrow(0, 0, 1), {true});
@@ -131,8 +129,7 @@ TEST_CASE("div is true division with IEEE results, promoting integers") {
                ST::Float32, {5}, {kInf, -kInf, kNaN, -kInf, 3.5});
   check_values(div(make<float>({1}, {1}), make<float>({3}, {1})), ST::Float32, {1},
                {0.3333333432674408});
-  check_values(div(make<Half>({1}, {1}), make<Half>({3}, {1})), ST::Float16, {1},
-               {0.333251953125});
+  check_values(div(make<Half>({1}, {1}), make<Half>({3}, {1})), ST::Float16, {1}, {0.333251953125});
   check_values(div(make<BFloat16>({1}, {1}), make<BFloat16>({3}, {1})), ST::BFloat16, {1},
                {0.333984375});
   check_values(div(make<double>({1}, {1}), make<double>({3}, {1})), ST::Float64, {1},
@@ -153,9 +150,9 @@ TEST_CASE("div with rounding_mode trunc and floor on integers") {
                {-128});
   check_values(div(make<int16_t>({-7, 7, -32768}, {3}), make<int16_t>({2, -2, -1}, {3}), "floor"),
                ST::Int16, {3}, {-4, -4, -32768});
-  check_values(div(make<int32_t>({-7, 7, -2147483648.0}, {3}), make<int32_t>({2, -2, -1}, {3}),
-                   "trunc"),
-               ST::Int32, {3}, {-3, -3, -2147483648.0});
+  check_values(
+      div(make<int32_t>({-7, 7, -2147483648.0}, {3}), make<int32_t>({2, -2, -1}, {3}), "trunc"),
+      ST::Int32, {3}, {-3, -3, -2147483648.0});
   check_i64(div(i64s({kI64Min, kI64Min, kI64Max}), i64s({-1, -1, 2}), "floor"), {3},
             {kI64Min, kI64Min, kI64Max / 2});
   check_i64(div(i64s({kI64Min}), i64s({-1}), "trunc"), {1}, {kI64Min});
@@ -181,21 +178,25 @@ TEST_CASE("div with rounding_mode on floats follows Python's floor division") {
   check_signbits(tr.narrow(0, 4, 2), {true, true});
   check_signbits(tr.narrow(0, 11, 3), {false, true, true});
   // 0.5 // -inf == -1, -0.5 // -inf == 0.0; 7 // 0.1 == 69 and 0.3 // 0.1 == 2 (fmod-exact).
-  check_values(div(make<double>({0.5, -0.5, 7, 0.3}, {4}), make<double>({-kInf, -kInf, 0.1, 0.1}, {4}),
-                   "floor"),
+  check_values(div(make<double>({0.5, -0.5, 7, 0.3}, {4}),
+                   make<double>({-kInf, -kInf, 0.1, 0.1}, {4}), "floor"),
                ST::Float64, {4}, {-1, 0, 69, 2});
-  check_values(div(make<double>({1e308, -1e308}, {2}), make<double>({1e-308, 1e-308}, {2}), "floor"),
-               ST::Float64, {2}, {kInf, -kInf});
+  check_values(
+      div(make<double>({1e308, -1e308}, {2}), make<double>({1e-308, 1e-308}, {2}), "floor"),
+      ST::Float64, {2}, {kInf, -kInf});
   check_values(div(make<Half>({-7}, {1}), make<Half>({2}, {1}), "floor"), ST::Float16, {1}, {-4});
-  check_values(div(make<BFloat16>({-7}, {1}), make<BFloat16>({2}, {1}), "trunc"), ST::BFloat16,
-               {1}, {-3});
+  check_values(div(make<BFloat16>({-7}, {1}), make<BFloat16>({2}, {1}), "trunc"), ST::BFloat16, {1},
+               {-3});
   check_values(div(make<float>({1, -1, 0}, {3}), make<float>({-0.0, -0.0, 0}, {3}), "floor"),
                ST::Float32, {3}, {-kInf, kInf, kNaN});
 }
 
 TEST_CASE("div refuses integer division by zero and leaves an in-place self unchanged") {
-  check_error([] { div(i64s({5, 1}), i64s({1, 0}), "trunc"); }, ErrorCode::InvalidArgument,
-              "ZeroDivisionError");
+  check_error(
+      [] {
+        div(i64s({5, 1}), i64s({1, 0}), "trunc");
+      },
+      ErrorCode::InvalidArgument, "ZeroDivisionError");
   check_error([] { div(make<uint8_t>({5}, {1}), make<uint8_t>({0}, {1}), "floor"); },
               ErrorCode::InvalidArgument, "ZeroDivisionError");
   Tensor self = make<int32_t>({8, 9}, {2});
@@ -209,7 +210,8 @@ TEST_CASE("div refuses an unknown rounding mode and bool operands") {
   CHECK_THROWS_AS(div(make<bool>({1}, {1}), make<bool>({1}, {1}), "trunc"), Error);
 }
 
-// ---- pow ------------------------------------------------------------------------------------------
+// ---- pow
+// ------------------------------------------------------------------------------------------
 TEST_CASE("pow raises integers exactly with wrap-around, negative exponents as PyTorch") {
   // torch.pow(tensor([2, 1, -1, -1, 0, 3]), tensor([-1, -5, -3, -2, -1, 40]))
   check_i64(pow(i64s({2, 1, -1, -1, 0, 3}), i64s({-1, -5, -3, -2, -1, 40})), {6},
@@ -261,12 +263,11 @@ TEST_CASE("maximum and minimum on every dtype") {
   check_i64(minimum(i64s({k2p53 + 1}), i64s({k2p53})), {1}, {k2p53});
   check_values(maximum(make<bool>({1, 0}, {2}), make<bool>({0, 0}, {2})), ST::Bool, {2}, {1, 0});
   check_values(minimum(make<bool>({1, 0}, {2}), make<bool>({1, 1}, {2})), ST::Bool, {2}, {1, 0});
-  check_values(maximum(make<Half>({-kInf, 65504}, {2}), make<Half>({kNaN, kInf}, {2})),
-               ST::Float16, {2}, {kNaN, kInf});
-  check_values(minimum(make<BFloat16>({1.5}, {1}), make<BFloat16>({-1.5}, {1})), ST::BFloat16,
-               {1}, {-1.5});
-  check_values(minimum(make<double>({1e-320}, {1}), make<double>({0}, {1})), ST::Float64, {1},
-               {0});
+  check_values(maximum(make<Half>({-kInf, 65504}, {2}), make<Half>({kNaN, kInf}, {2})), ST::Float16,
+               {2}, {kNaN, kInf});
+  check_values(minimum(make<BFloat16>({1.5}, {1}), make<BFloat16>({-1.5}, {1})), ST::BFloat16, {1},
+               {-1.5});
+  check_values(minimum(make<double>({1e-320}, {1}), make<double>({0}, {1})), ST::Float64, {1}, {0});
 }
 
 // ---- comparisons and logical ops ----------------------------------------------------------------
@@ -322,18 +323,20 @@ TEST_CASE("logical_and and logical_or treat nonzero and NaN as true") {
   check_values(b, ST::Bool, {2}, {0, 0});
 }
 
-// ---- where ----------------------------------------------------------------------------------------
+// ---- where
+// ----------------------------------------------------------------------------------------
 TEST_CASE("where picks self where the condition holds, in the promoted dtype") {
   // torch.where(tensor([True, False]), tensor([1., 2.]), tensor([3, 4])) == [1., 4.]
-  check_values(where(make<bool>({1, 0}, {2}), make<float>({1, 2}, {2}), i64s({3, 4})),
-               ST::Float32, {2}, {1, 4});
+  check_values(where(make<bool>({1, 0}, {2}), make<float>({1, 2}, {2}), i64s({3, 4})), ST::Float32,
+               {2}, {1, 4});
   check_values(where(make<bool>({1, 0}, {2, 1}), make<float>({1, 2, 3}, {1, 3}),
                      make<float>({-1, -2, -3}, {1, 3})),
                ST::Float32, {2, 3}, {1, 2, 3, -1, -2, -3});
   check_i64(where(make<bool>({0, 1}, {2}), i64s({kI64Max, k2p53 + 1}), i64s({kI64Min, 0})), {2},
             {kI64Min, k2p53 + 1});
-  check_values(where(make<bool>({1, 0}, {2}), make<Half>({kNaN, 1}, {2}), make<Half>({0, -0.0}, {2})),
-               ST::Float16, {2}, {kNaN, -0.0});
+  check_values(
+      where(make<bool>({1, 0}, {2}), make<Half>({kNaN, 1}, {2}), make<Half>({0, -0.0}, {2})),
+      ST::Float16, {2}, {kNaN, -0.0});
   check_values(where(make<bool>({1, 0}, {2}), make<bool>({0, 0}, {2}), make<bool>({1, 1}, {2})),
                ST::Bool, {2}, {0, 1});
   check_values(where(make<bool>({1}, {}), make<int8_t>({-128}, {}), make<int8_t>({0}, {})),
@@ -347,7 +350,8 @@ TEST_CASE("where picks self where the condition holds, in the promoted dtype") {
   check_values(base, ST::Float64, {2, 2}, {1, -3, -2, 4});
 }
 
-// ---- clamp ----------------------------------------------------------------------------------------
+// ---- clamp
+// ----------------------------------------------------------------------------------------
 TEST_CASE("clamp is min(max(x, lo), hi): lo > hi gives hi, NaN in x stays NaN") {
   // torch.clamp(tensor([1., 2., nan, 5.]), min=3., max=2.) == [2., 2., nan, 2.]
   check_values(clamp(make<float>({1, 2, kNaN, 5}, {4}), 3.0, 2.0), ST::Float32, {4},
@@ -406,7 +410,7 @@ TEST_CASE("binary ops broadcast, and read transposed, stepped and offset operand
                {2, 3, 5, 6});
   check_values(gt(x.select(0, 1), x.select(0, 0)), ST::Bool, {3}, {1, 1, 1});
   check_values(add(make<float>({1}, {}), make<float>({2}, {})), ST::Float32, {}, {3});
-  check_values(mul(make<float>({}, {0, 3}), make<float>({2}, {3})), ST::Float32, {0, 3}, {});
+  check_values(mul(make<float>({}, {0, 3}), make<float>({2, 2, 2}, {3})), ST::Float32, {0, 3}, {});
 }
 
 TEST_CASE("binary out= converts the computed result and in-place writes through a view") {

@@ -47,9 +47,9 @@ TEST_CASE("copy_ converts between every pair of dtypes, from a stepped source") 
       Tensor dst = zeros({4}, dtype_of<D>(), kRef);
       copy_(dst, src);
       const bool to_or_from_bool = std::is_same_v<S, bool> || std::is_same_v<D, bool>;
-      check_values(dst, dtype_of<D>(), {4},
-                   to_or_from_bool ? std::vector<double>{0, 1, 1, 1}
-                                   : std::vector<double>{0, 1, 2, 5});
+      check_values(
+          dst, dtype_of<D>(), {4},
+          to_or_from_bool ? std::vector<double>{0, 1, 1, 1} : std::vector<double>{0, 1, 2, 5});
     });
   });
 }
@@ -95,9 +95,8 @@ TEST_CASE("copy_ refuses a source that does not broadcast") {
 TEST_CASE("copy_ from floating to integral truncates toward zero as PyTorch on x86-64") {
   // NaN, Inf and out-of-range values: int64/uint8 through a 64-bit conversion, the narrower
   // signed types through a 32-bit one ("integer indefinite" = the minimum), then wrapped.
-  const std::vector<double> x = {kNaN,   kInf,         -kInf,       1e10,   -1e10,
-                                 3.7,    -3.7,         300,         -129,   2147483647.9,
-                                 0x1p40 + 7, -300.7,   40000.5,     -0.9};
+  const std::vector<double> x = {kNaN, kInf, -kInf,        1e10,       -1e10,  3.7,     -3.7,
+                                 300,  -129, 2147483647.9, 0x1p40 + 7, -300.7, 40000.5, -0.9};
   const Tensor f64 = make<double>(x, {14});
   auto to_dtype = [&](ST dt) {
     Tensor out = zeros({14}, dt, kRef);
@@ -171,9 +170,9 @@ TEST_CASE("copy_ to bool is != 0 with NaN true, and from bool gives 0 and 1") {
 TEST_CASE("copy_ to f16 rounds to nearest even, to inf on overflow and into subnormals") {
   // 1 + 2^-11 lies halfway between 1 and 1 + 2^-10: even is 1. 1 + 3 * 2^-11 lies halfway
   // between 1 + 2^-10 and 1 + 2^-9: even is 1 + 2^-9.
-  check_values(converted({1 + 0x1p-11, 1 + 3 * 0x1p-11, 65504, 65519.99, 65520, -65520},
-                         ST::Float16),
-               ST::Float16, {6}, {1, 1 + 0x1p-9, 65504, 65504, kInf, -kInf});
+  check_values(
+      converted({1 + 0x1p-11, 1 + 3 * 0x1p-11, 65504, 65519.99, 65520, -65520}, ST::Float16),
+      ST::Float16, {6}, {1, 1 + 0x1p-9, 65504, 65504, kInf, -kInf});
   // Subnormals are multiples of 2^-24: 2^-25 ties to 0, 3 * 2^-25 ties to 2^-23.
   const Tensor f32 = make<float>({0x1p-25f, 0x1.000002p-25f, 3 * 0x1p-25f, 6.1e-5f, 1e-7f}, {5});
   Tensor h = zeros({5}, ST::Float16, kRef);
@@ -184,13 +183,11 @@ TEST_CASE("copy_ to f16 rounds to nearest even, to inf on overflow and into subn
 TEST_CASE("copy_ rounds f64 to f16 and bf16 once (PyTorch rounds twice, through f32)") {
   // 1 + 2^-11 + 2^-40 is just above the f16 midpoint 1 + 2^-11, so it rounds up; through
   // f32 it would first become the midpoint and then round to even (PyTorch gives 1.0).
-  check_values(converted({1 + 0x1p-11 + 0x1p-40}, ST::Float16), ST::Float16, {1},
-               {1 + 0x1p-10});
-  check_values(converted({1 + 0x1p-8 + 0x1p-40}, ST::BFloat16), ST::BFloat16, {1},
-               {1 + 0x1p-7});
+  check_values(converted({1 + 0x1p-11 + 0x1p-40}, ST::Float16), ST::Float16, {1}, {1 + 0x1p-10});
+  check_values(converted({1 + 0x1p-8 + 0x1p-40}, ST::BFloat16), ST::BFloat16, {1}, {1 + 0x1p-7});
   // bf16 ties to even as well: 1 + 2^-8 -> 1, 1 + 3 * 2^-8 -> 1 + 2^-6.
-  check_values(converted({1 + 0x1p-8, 1 + 3 * 0x1p-8, 3.4e38, -1e-45}, ST::BFloat16),
-               ST::BFloat16, {4}, {1, 1 + 0x1p-6, kInf, -0.0});
+  check_values(converted({1 + 0x1p-8, 1 + 3 * 0x1p-8, 3.4e38, -1e-45}, ST::BFloat16), ST::BFloat16,
+               {4}, {1, 1 + 0x1p-6, kInf, -0.0});
   // f16 -> f32 -> f16 round trip is exact.
   const Tensor h = make<Half>({0x1p-24, 65504, -0.0, kNaN}, {4});
   Tensor f = zeros({4}, ST::Float32, kRef);
@@ -259,9 +256,9 @@ TEST_CASE("fill_ refuses values that overflow the dtype") {
   };
   // Each of these is "value cannot be converted to type ... without overflow" in PyTorch.
   const std::vector<std::pair<ST, Scalar>> cases = {
-      {ST::Int8, 300},     {ST::Int8, -129},       {ST::Int8, 127.5},       {ST::UInt8, -256},
-      {ST::UInt8, -1.0},   {ST::UInt8, -0.5},      {ST::Int32, kNaN},       {ST::Int64, kInf},
-      {ST::Int64, 9.3e18}, {ST::Float16, 70000},   {ST::Float16, 65519.99}, {ST::BFloat16, 3.4e38},
+      {ST::Int8, 300},     {ST::Int8, -129},     {ST::Int8, 127.5},       {ST::UInt8, -256},
+      {ST::UInt8, -1.0},   {ST::UInt8, -0.5},    {ST::Int32, kNaN},       {ST::Int64, kInf},
+      {ST::Int64, 9.3e18}, {ST::Float16, 70000}, {ST::Float16, 65519.99}, {ST::BFloat16, 3.4e38},
       {ST::Float32, 1e300}};
   for (const auto& c : cases) {
     CAPTURE(dtype_name(c.first));
