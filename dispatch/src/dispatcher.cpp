@@ -254,6 +254,10 @@ std::vector<Tensor> dispatch(OpId id, std::vector<IValue>& args,
 
   std::vector<Tensor> results;
   std::vector<OutputPlan> plans;
+  // The views the kernel writes; they own the shape/stride arrays its descriptors borrow,
+  // so they must outlive the kernel call (reserved: no reallocation moves them).
+  std::vector<Tensor> kernel_outputs;
+  kernel_outputs.reserve(meta.outputs.size());
   CallFrame frame;
   for (const IValue& v : args) frame.add(v);
   if (op.mutated_arg >= 0) {
@@ -268,9 +272,10 @@ std::vector<Tensor> dispatch(OpId id, std::vector<IValue>& args,
       plans.push_back(plan_output(op, meta.outputs[j], device,
                                   user_outs.empty() ? nullptr : user_outs[j], args, in_place));
       const TensorMeta& m = meta.outputs[j];
-      Tensor seen = m.kernel_sizes ? plans.back().kernel_out.view(as_ref(*m.kernel_sizes))
-                                   : plans.back().kernel_out;
-      frame.add_tensor(seen);
+      kernel_outputs.push_back(m.kernel_sizes
+                                   ? plans.back().kernel_out.view(as_ref(*m.kernel_sizes))
+                                   : plans.back().kernel_out);
+      frame.add_tensor(kernel_outputs.back());
       results.push_back(plans.back().kernel_out);
     }
   }

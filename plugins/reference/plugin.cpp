@@ -56,7 +56,9 @@ int64_t arg_int(const bp_call* c, size_t i, int64_t fallback) {
   switch (v.tag) {
     case BP_VALUE_INT: return v.u.i;
     case BP_VALUE_BOOL: return v.u.b ? 1 : 0;
-    case BP_VALUE_FLOAT: return static_cast<int64_t>(v.u.f);
+    case BP_VALUE_FLOAT:  // truncate; NaN and out-of-range values are not integers
+      if (!(v.u.f > -9223372036854775808.0 && v.u.f < 9223372036854775808.0)) return fallback;
+      return static_cast<int64_t>(v.u.f);
     default: return fallback;
   }
 }
