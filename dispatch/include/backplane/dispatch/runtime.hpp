@@ -10,6 +10,7 @@
 #include <backplane/plugin.h>
 
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -48,6 +49,13 @@ struct PluginLoadReport {
 // the report says what happened, and a failed plugin leaves nothing registered.
 PluginLoadReport register_plugin(const bp_plugin_descriptor* descriptor,
                                  std::string_view origin = "built-in");
+// Opens the shared library at `path` (made absolute; never searched for), finds its
+// bp_plugin_query entry and registers the descriptor it returns. Never throws for a broken
+// library: "not a shared library" and "no entry symbol" are `failed` reports carrying the
+// loader's (dlerror) text. The library stays loaded until exit, even after
+// unregister_plugin, so tensors and function pointers it handed out stay valid.
+PluginLoadReport load_plugin(const std::filesystem::path& path);
+
 // Removes a plugin's kernels and backends and calls its shutdown. Tensors still allocated
 // on its devices must not be used afterwards. Throws bp::Error for an unknown name.
 void unregister_plugin(std::string_view plugin_name);
