@@ -56,6 +56,23 @@ PluginLoadReport register_plugin(const bp_plugin_descriptor* descriptor,
 // unregister_plugin, so tensors and function pointers it handed out stay valid.
 PluginLoadReport load_plugin(const std::filesystem::path& path);
 
+// Where discover_plugins looks, in this order. In a directory, the plugins are the files
+// named libbackplane_plugin_*.so, loaded in name order.
+struct DiscoveryOptions {
+  std::vector<std::filesystem::path> plugins;       // explicit plugin files
+  std::vector<std::filesystem::path> search_paths;  // directories
+  bool use_environment = true;  // BACKPLANE_PLUGIN_PATH: directories separated by ':'
+  bool use_install_dir = true;  // <prefix>/lib/backplane/plugins of this build's install
+  bool warn = true;             // one line on stderr for each plugin that failed
+};
+
+// Loads every plugin found (each file once, by canonical path) and returns one report per
+// candidate. A missing directory is skipped silently; a missing explicit file is reported.
+std::vector<PluginLoadReport> discover_plugins(const DiscoveryOptions& options = {});
+
+// The install's plugin folder compiled into this build.
+std::filesystem::path install_plugin_dir();
+
 // Removes a plugin's kernels and backends and calls its shutdown. Tensors still allocated
 // on its devices must not be used afterwards. Throws bp::Error for an unknown name.
 void unregister_plugin(std::string_view plugin_name);
