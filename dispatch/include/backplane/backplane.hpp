@@ -12,3 +12,4 @@
 #include "backplane/dispatch/runtime.hpp"
 #include "backplane/ops.hpp"
 #include "backplane/tensor_api.hpp"
+#include "backplane/dlpack.hpp"
