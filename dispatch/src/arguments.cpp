@@ -11,21 +11,29 @@ namespace {
 
 std::string_view kind_word(TypeKind k) {
   switch (k) {
-    case TypeKind::Tensor: return "Tensor";
-    case TypeKind::Scalar: return "Scalar";
-    case TypeKind::Int: return "int";
-    case TypeKind::Float: return "float";
-    case TypeKind::Bool: return "bool";
-    case TypeKind::ScalarType: return "ScalarType";
-    case TypeKind::String: return "str";
-    case TypeKind::Device: return "Device";
+    case TypeKind::Tensor:
+      return "Tensor";
+    case TypeKind::Scalar:
+      return "Scalar";
+    case TypeKind::Int:
+      return "int";
+    case TypeKind::Float:
+      return "float";
+    case TypeKind::Bool:
+      return "bool";
+    case TypeKind::ScalarType:
+      return "ScalarType";
+    case TypeKind::String:
+      return "str";
+    case TypeKind::Device:
+      return "Device";
   }
   return "?";
 }
 
 [[noreturn]] void wrong_kind(const OpDef& op, const Argument& a, const IValue& v) {
-  BP_FAIL(ErrorCode::InvalidArgument, "{}: argument '{}' must be {} but got {}", op.name,
-          a.name, a.type.str(), v.kind_name());
+  BP_FAIL(ErrorCode::InvalidArgument, "{}: argument '{}' must be {} but got {}", op.name, a.name,
+          a.type.str(), v.kind_name());
 }
 
 void coerce(const OpDef& op, const Argument& a, IValue& v) {
@@ -34,8 +42,8 @@ void coerce(const OpDef& op, const Argument& a, IValue& v) {
       v = IValue();
       return;
     }
-    BP_FAIL(ErrorCode::InvalidArgument, "{}: argument '{}' ({}) must not be None", op.name,
-            a.name, a.type.str());
+    BP_FAIL(ErrorCode::InvalidArgument, "{}: argument '{}' ({}) must not be None", op.name, a.name,
+            a.type.str());
   }
   if (a.type.is_list) {
     if (a.type.kind == TypeKind::Tensor) {

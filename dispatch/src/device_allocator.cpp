@@ -22,7 +22,8 @@ DataPtr DeviceAllocator::allocate(size_t bytes) {
     PluginError err = std::exchange(thread_plugin_error(), {});
     detail::throw_error(
         s == BP_ERR_OUT_OF_MEMORY ? ErrorCode::OutOfMemory : ErrorCode::Backend,
-        fmt::format("out of memory on {} allocating {} bytes (device memory: {} bytes total, {} free){}{}",
+        fmt::format(
+            "out of memory on {} allocating {} bytes (device memory: {} bytes total, {} free){}{}",
             device.str(), bytes, props.total_memory, props.free_memory,
             err.message.empty() ? "" : ": ", err.message));
   }

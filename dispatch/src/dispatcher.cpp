@@ -126,9 +126,7 @@ bool same_view(const Tensor& a, const Tensor& b) {
 bool aliases_input(const Tensor& out, const std::vector<IValue>& args, int skip_arg) {
   for (size_t i = 0; i < args.size(); ++i) {
     if (static_cast<int>(i) == skip_arg) continue;
-    auto check = [&](const Tensor& t) {
-      return may_overlap(out, t) && !same_view(out, t);
-    };
+    auto check = [&](const Tensor& t) { return may_overlap(out, t) && !same_view(out, t); };
     if (args[i].is_tensor() && check(args[i].tensor())) return true;
     if (args[i].is_tensor_list())
       for (const Tensor& t : args[i].tensor_list())
@@ -144,26 +142,17 @@ std::string kernel_backends(const OpTable& table) {
   return names.empty() ? "none" : fmt::format("{}", fmt::join(names, ", "));
 }
 
-std::string mask_names(bp_dtype_mask mask) {
-  std::vector<std::string_view> names;
-  for (int t = 0; t < kNumScalarTypes; ++t)
-    if (mask & (1u << t)) names.push_back(dtype_name(static_cast<ScalarType>(t)));
-  return fmt::format("{}", fmt::join(names, ", "));
-}
-
 // What a call writes its result into: the user's out (when the kernel can write it
 // directly) or a fresh tensor copied into the user's out afterwards.
 struct OutputPlan {
-  Tensor kernel_out;      // what the kernel writes (user-facing shape)
+  Tensor kernel_out;       // what the kernel writes (user-facing shape)
   Tensor* user = nullptr;  // the user's out, when given
   bool copy_back = false;
 };
 
-void check_user_out(const OpDef& op, const TensorMeta& meta, Device device,
-                    const Tensor& user) {
-  BP_CHECK(user.device() == device, ErrorCode::Device,
-           "{}: out is on {} but the inputs are on {}", op.name, user.device().str(),
-           device.str());
+void check_user_out(const OpDef& op, const TensorMeta& meta, Device device, const Tensor& user) {
+  BP_CHECK(user.device() == device, ErrorCode::Device, "{}: out is on {} but the inputs are on {}",
+           op.name, user.device().str(), device.str());
   BP_CHECK(user.sizes() == meta.sizes, ErrorCode::Shape,
            "{}: out has shape {} but the result has shape {}", op.name,
            shape_str(as_ref(user.sizes())), shape_str(as_ref(meta.sizes)));
@@ -206,13 +195,12 @@ class CompositeContext final : public OpContext {
   Device device_;
 };
 
-std::vector<Tensor> dispatch(OpId id, std::vector<IValue>& args,
-                             std::span<Tensor* const> user_outs, bool in_place) {
+std::vector<Tensor> dispatch(OpId id, std::vector<IValue>& args, std::span<Tensor* const> user_outs,
+                             bool in_place) {
   const OpDef& op = Catalog::get().at(id);
   normalize_arguments(op, args);
-  BP_CHECK(user_outs.empty() || user_outs.size() == op.num_outputs(),
-           ErrorCode::InvalidArgument, "{}: expected {} out tensor(s), got {}", op.name,
-           op.num_outputs(), user_outs.size());
+  BP_CHECK(user_outs.empty() || user_outs.size() == op.num_outputs(), ErrorCode::InvalidArgument,
+           "{}: expected {} out tensor(s), got {}", op.name, op.num_outputs(), user_outs.size());
   const Device device = call_device(op, args);
   Runtime& rt = Runtime::get();
   rt.backend_for(device, op.name);  // the device must exist
@@ -244,7 +232,7 @@ std::vector<Tensor> dispatch(OpId id, std::vector<IValue>& args,
       BP_FAIL(ErrorCode::NotImplemented,
               "{}: backend '{}' has no kernel for dtype {} on {} (it supports: {})", op.name,
               device_type_name(device.type), dtype_name(dtype), device.str(),
-              mask_names(slot.dtypes));
+              dtype_mask_names(slot.dtypes));
     BP_FAIL(ErrorCode::NotImplemented,
             "{}: no kernel for device {} (backend '{}'); backends that have one: {}", op.name,
             device.str(), device_type_name(device.type), kernel_backends(table));
@@ -309,8 +297,7 @@ std::vector<Tensor> call(std::string_view op_name, std::vector<IValue> args) {
   return detail::dispatch(Catalog::get().at(op_name).id, args, {}, false);
 }
 
-void call_out(OpId op, std::vector<IValue> args, std::span<Tensor* const> outs,
-              bool in_place) {
+void call_out(OpId op, std::vector<IValue> args, std::span<Tensor* const> outs, bool in_place) {
   BP_CHECK(!outs.empty(), ErrorCode::InvalidArgument, "{}: call_out needs out tensors",
            Catalog::get().at(op).name);
   detail::dispatch(op, args, outs, in_place);

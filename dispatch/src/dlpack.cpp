@@ -37,33 +37,13 @@ DLDataType dl_dtype(ScalarType t) {
   }
 }
 
+// The inverse of dl_dtype: the one mapping lives there.
 ScalarType from_dl_dtype(DLDataType d) {
   BP_CHECK(d.lanes == 1, ErrorCode::Type,
            "from_dlpack: vector dtypes (lanes = {}) are not supported", d.lanes);
-  if (d.code == kDLBoolCode && d.bits == 8) return ScalarType::Bool;
-  if (d.code == kDLUInt && d.bits == 8) return ScalarType::UInt8;
-  if (d.code == kDLBfloat && d.bits == 16) return ScalarType::BFloat16;
-  if (d.code == kDLInt) {
-    switch (d.bits) {
-      case 8:
-        return ScalarType::Int8;
-      case 16:
-        return ScalarType::Int16;
-      case 32:
-        return ScalarType::Int32;
-      case 64:
-        return ScalarType::Int64;
-    }
-  }
-  if (d.code == kDLFloat) {
-    switch (d.bits) {
-      case 16:
-        return ScalarType::Float16;
-      case 32:
-        return ScalarType::Float32;
-      case 64:
-        return ScalarType::Float64;
-    }
+  for (int i = 0; i < kNumScalarTypes; ++i) {
+    const DLDataType candidate = dl_dtype(static_cast<ScalarType>(i));
+    if (candidate.code == d.code && candidate.bits == d.bits) return static_cast<ScalarType>(i);
   }
   BP_FAIL(ErrorCode::Type, "from_dlpack: dtype code {} with {} bits is not supported",
           static_cast<int>(d.code), static_cast<int>(d.bits));

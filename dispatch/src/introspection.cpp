@@ -10,10 +10,14 @@ namespace bp {
 
 std::string_view to_string(LoadStatus s) {
   switch (s) {
-    case LoadStatus::Loaded: return "loaded";
-    case LoadStatus::Refused: return "refused";
-    case LoadStatus::Failed: return "failed";
-    case LoadStatus::NoDevices: return "no-devices";
+    case LoadStatus::Loaded:
+      return "loaded";
+    case LoadStatus::Refused:
+      return "refused";
+    case LoadStatus::Failed:
+      return "failed";
+    case LoadStatus::NoDevices:
+      return "no-devices";
   }
   return "?";
 }
@@ -26,9 +30,13 @@ void unregister_plugin(std::string_view plugin_name) {
   detail::Runtime::get().remove_plugin(plugin_name);
 }
 
-std::vector<PluginLoadReport> plugin_reports() { return detail::Runtime::get().reports(); }
+std::vector<PluginLoadReport> plugin_reports() {
+  return detail::Runtime::get().reports();
+}
 
-std::vector<BackendInfo> backends() { return detail::Runtime::get().backend_infos(); }
+std::vector<BackendInfo> backends() {
+  return detail::Runtime::get().backend_infos();
+}
 
 std::vector<DeviceInfo> devices() {
   std::vector<DeviceInfo> out;
@@ -41,21 +49,20 @@ std::vector<DeviceInfo> devices() {
 DeviceInfo device_info(Device device) {
   detail::Backend& b = detail::Runtime::get().backend_for(device);
   const bp_device_props& p = b.props[static_cast<size_t>(device.index)];
-  return DeviceInfo{device,          p.name,
-                    p.vendor,        p.total_memory,
-                    p.compute_units, (p.flags & BP_DEVICE_HOST_ACCESSIBLE) != 0,
+  return DeviceInfo{device,         p.name,          p.vendor,
+                    p.total_memory, p.compute_units, (p.flags & BP_DEVICE_HOST_ACCESSIBLE) != 0,
                     p.dtypes};
 }
 
-namespace {
-std::string dtype_list(uint32_t mask) {
+namespace detail {
+std::string dtype_mask_names(uint32_t mask) {
   if (mask == BP_DTYPES_ALL) return "all dtypes";
   std::vector<std::string_view> names;
   for (int t = 0; t < kNumScalarTypes; ++t)
     if (mask & (1u << t)) names.push_back(dtype_name(static_cast<ScalarType>(t)));
-  return fmt::format("{}", fmt::join(names, ","));
+  return fmt::format("{}", fmt::join(names, ", "));
 }
-}  // namespace
+}  // namespace detail
 
 std::vector<OpTableEntry> op_table(std::string_view op_name) {
   const OpDef& op = Catalog::get().at(op_name);
@@ -80,14 +87,14 @@ std::vector<OpTableEntry> op_table(std::string_view op_name) {
 
 std::string dump_op_table(std::string_view op_name) {
   const OpDef& op = Catalog::get().at(op_name);
-  std::string out = fmt::format("{} ({})\n  schema: {}\n", op.name,
-                                op.kind == OpKind::Primitive ? "primitive" : "composite",
-                                op.schema.str());
+  std::string out =
+      fmt::format("{} ({})\n  schema: {}\n", op.name,
+                  op.kind == OpKind::Primitive ? "primitive" : "composite", op.schema.str());
   for (const OpTableEntry& e : op_table(op_name)) {
     switch (e.kind) {
       case EntryKind::Kernel:
         out += fmt::format("  {:<12} kernel     from plugin '{}' for {}\n", e.backend, e.plugin,
-                           dtype_list(e.dtypes));
+                           detail::dtype_mask_names(e.dtypes));
         break;
       case EntryKind::Composite:
         out += fmt::format("  {:<12} composite  decomposition in core\n", e.backend);

@@ -11,7 +11,9 @@
 namespace bp {
 namespace {
 
-Tensor call1(OpId id, std::vector<IValue> args) { return call(id, std::move(args))[0]; }
+Tensor call1(OpId id, std::vector<IValue> args) {
+  return call(id, std::move(args))[0];
+}
 
 Tensor& out1(Tensor& out, OpId id, std::vector<IValue> args) {
   Tensor* outs[] = {&out};
@@ -28,14 +30,20 @@ Tensor& inplace1(Tensor& self, OpId id, std::vector<IValue> args) {
 IValue dims(const OptionalIntList& d) {
   return d ? IValue(Shape(d->begin(), d->end())) : IValue();
 }
-IValue dims(const std::vector<int64_t>& d) { return IValue(Shape(d.begin(), d.end())); }
-IValue opt(const std::optional<std::string>& s) { return s ? IValue(*s) : IValue(); }
-IValue opt(const std::optional<Tensor>& t) { return t ? IValue(*t) : IValue(); }
+IValue dims(const std::vector<int64_t>& d) {
+  return IValue(Shape(d.begin(), d.end()));
+}
+IValue opt(const std::optional<std::string>& s) {
+  return s ? IValue(*s) : IValue();
+}
+IValue opt(const std::optional<Tensor>& t) {
+  return t ? IValue(*t) : IValue();
+}
 
 }  // namespace
 
-#define BP_OP_ID(name)                   \
-  static const OpId kOp = op_id(name);   \
+#define BP_OP_ID(name)                 \
+  static const OpId kOp = op_id(name); \
   (void)kOp
 
 // ---- data movement and factories -------------------------------------------------------
@@ -95,8 +103,7 @@ Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other) {
   BP_OP_ID("where.self");
   return call1(kOp, {condition, self, other});
 }
-Tensor& where_out(Tensor& out, const Tensor& condition, const Tensor& self,
-                  const Tensor& other) {
+Tensor& where_out(Tensor& out, const Tensor& condition, const Tensor& self, const Tensor& other) {
   BP_OP_ID("where.self");
   return out1(out, kOp, {condition, self, other});
 }
@@ -107,18 +114,18 @@ Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t padding_id
 }
 
 // ---- elementwise unary -----------------------------------------------------------------
-#define BP_DEFINE_UNARY(name, op_name)                                     \
-  Tensor name(const Tensor& self) {                                        \
-    BP_OP_ID(op_name);                                                     \
-    return call1(kOp, {self});                                             \
-  }                                                                        \
-  Tensor& name##_out(Tensor& out, const Tensor& self) {                    \
-    BP_OP_ID(op_name);                                                     \
-    return out1(out, kOp, {self});                                         \
-  }                                                                        \
-  Tensor& name##_(Tensor& self) {                                          \
-    BP_OP_ID(op_name);                                                     \
-    return inplace1(self, kOp, {self});                                    \
+#define BP_DEFINE_UNARY(name, op_name)                  \
+  Tensor name(const Tensor& self) {                     \
+    BP_OP_ID(op_name);                                  \
+    return call1(kOp, {self});                          \
+  }                                                     \
+  Tensor& name##_out(Tensor& out, const Tensor& self) { \
+    BP_OP_ID(op_name);                                  \
+    return out1(out, kOp, {self});                      \
+  }                                                     \
+  Tensor& name##_(Tensor& self) {                       \
+    BP_OP_ID(op_name);                                  \
+    return inplace1(self, kOp, {self});                 \
   }
 BP_DEFINE_UNARY(neg, "neg")
 BP_DEFINE_UNARY(abs, "abs")
@@ -154,26 +161,26 @@ Tensor& gelu_(Tensor& self, const std::string& approximate) {
 }
 
 // ---- elementwise binary ----------------------------------------------------------------
-#define BP_DEFINE_ALPHA_BINARY(name, tensor_op, scalar_op)                                \
-  Tensor name(const Tensor& self, const Tensor& other, Scalar alpha) {                    \
-    BP_OP_ID(tensor_op);                                                                  \
-    return call1(kOp, {self, other, alpha});                                              \
-  }                                                                                       \
-  Tensor name(const Tensor& self, Scalar other, Scalar alpha) {                           \
-    BP_OP_ID(scalar_op);                                                                  \
-    return call1(kOp, {self, other, alpha});                                              \
-  }                                                                                       \
+#define BP_DEFINE_ALPHA_BINARY(name, tensor_op, scalar_op)                                 \
+  Tensor name(const Tensor& self, const Tensor& other, Scalar alpha) {                     \
+    BP_OP_ID(tensor_op);                                                                   \
+    return call1(kOp, {self, other, alpha});                                               \
+  }                                                                                        \
+  Tensor name(const Tensor& self, Scalar other, Scalar alpha) {                            \
+    BP_OP_ID(scalar_op);                                                                   \
+    return call1(kOp, {self, other, alpha});                                               \
+  }                                                                                        \
   Tensor& name##_out(Tensor& out, const Tensor& self, const Tensor& other, Scalar alpha) { \
-    BP_OP_ID(tensor_op);                                                                  \
-    return out1(out, kOp, {self, other, alpha});                                          \
-  }                                                                                       \
-  Tensor& name##_(Tensor& self, const Tensor& other, Scalar alpha) {                      \
-    BP_OP_ID(tensor_op);                                                                  \
-    return inplace1(self, kOp, {self, other, alpha});                                     \
-  }                                                                                       \
-  Tensor& name##_(Tensor& self, Scalar other, Scalar alpha) {                             \
-    BP_OP_ID(scalar_op);                                                                  \
-    return inplace1(self, kOp, {self, other, alpha});                                     \
+    BP_OP_ID(tensor_op);                                                                   \
+    return out1(out, kOp, {self, other, alpha});                                           \
+  }                                                                                        \
+  Tensor& name##_(Tensor& self, const Tensor& other, Scalar alpha) {                       \
+    BP_OP_ID(tensor_op);                                                                   \
+    return inplace1(self, kOp, {self, other, alpha});                                      \
+  }                                                                                        \
+  Tensor& name##_(Tensor& self, Scalar other, Scalar alpha) {                              \
+    BP_OP_ID(scalar_op);                                                                   \
+    return inplace1(self, kOp, {self, other, alpha});                                      \
   }
 BP_DEFINE_ALPHA_BINARY(add, "add.Tensor", "add.Scalar")
 BP_DEFINE_ALPHA_BINARY(sub, "sub.Tensor", "sub.Scalar")
@@ -221,26 +228,26 @@ Tensor& div_(Tensor& self, Scalar other, std::optional<std::string> rounding_mod
   return inplace1(self, kOp, {self, other, opt(rounding_mode)});
 }
 
-#define BP_DEFINE_BINARY(name, tensor_op, scalar_op)                        \
-  Tensor name(const Tensor& self, const Tensor& other) {                    \
-    BP_OP_ID(tensor_op);                                                    \
-    return call1(kOp, {self, other});                                       \
-  }                                                                         \
-  Tensor name(const Tensor& self, Scalar other) {                           \
-    BP_OP_ID(scalar_op);                                                    \
-    return call1(kOp, {self, other});                                       \
-  }                                                                         \
+#define BP_DEFINE_BINARY(name, tensor_op, scalar_op)                         \
+  Tensor name(const Tensor& self, const Tensor& other) {                     \
+    BP_OP_ID(tensor_op);                                                     \
+    return call1(kOp, {self, other});                                        \
+  }                                                                          \
+  Tensor name(const Tensor& self, Scalar other) {                            \
+    BP_OP_ID(scalar_op);                                                     \
+    return call1(kOp, {self, other});                                        \
+  }                                                                          \
   Tensor& name##_out(Tensor& out, const Tensor& self, const Tensor& other) { \
-    BP_OP_ID(tensor_op);                                                    \
-    return out1(out, kOp, {self, other});                                   \
-  }                                                                         \
-  Tensor& name##_(Tensor& self, const Tensor& other) {                      \
-    BP_OP_ID(tensor_op);                                                    \
-    return inplace1(self, kOp, {self, other});                              \
-  }                                                                         \
-  Tensor& name##_(Tensor& self, Scalar other) {                             \
-    BP_OP_ID(scalar_op);                                                    \
-    return inplace1(self, kOp, {self, other});                              \
+    BP_OP_ID(tensor_op);                                                     \
+    return out1(out, kOp, {self, other});                                    \
+  }                                                                          \
+  Tensor& name##_(Tensor& self, const Tensor& other) {                       \
+    BP_OP_ID(tensor_op);                                                     \
+    return inplace1(self, kOp, {self, other});                               \
+  }                                                                          \
+  Tensor& name##_(Tensor& self, Scalar other) {                              \
+    BP_OP_ID(scalar_op);                                                     \
+    return inplace1(self, kOp, {self, other});                               \
   }
 BP_DEFINE_BINARY(mul, "mul.Tensor", "mul.Scalar")
 BP_DEFINE_BINARY(pow, "pow.Tensor_Tensor", "pow.Tensor_Scalar")
@@ -252,14 +259,14 @@ BP_DEFINE_BINARY(gt, "gt.Tensor", "gt.Scalar")
 BP_DEFINE_BINARY(ge, "ge.Tensor", "ge.Scalar")
 #undef BP_DEFINE_BINARY
 
-#define BP_DEFINE_PLAIN_BINARY(name, op_name)                               \
-  Tensor name(const Tensor& self, const Tensor& other) {                    \
-    BP_OP_ID(op_name);                                                      \
-    return call1(kOp, {self, other});                                       \
-  }                                                                         \
+#define BP_DEFINE_PLAIN_BINARY(name, op_name)                                \
+  Tensor name(const Tensor& self, const Tensor& other) {                     \
+    BP_OP_ID(op_name);                                                       \
+    return call1(kOp, {self, other});                                        \
+  }                                                                          \
   Tensor& name##_out(Tensor& out, const Tensor& self, const Tensor& other) { \
-    BP_OP_ID(op_name);                                                      \
-    return out1(out, kOp, {self, other});                                   \
+    BP_OP_ID(op_name);                                                       \
+    return out1(out, kOp, {self, other});                                    \
   }
 BP_DEFINE_PLAIN_BINARY(maximum, "maximum")
 BP_DEFINE_PLAIN_BINARY(minimum, "minimum")
@@ -292,8 +299,7 @@ Tensor& clamp_(Tensor& self, std::optional<Scalar> min, std::optional<Scalar> ma
 }
 
 // ---- reductions --------------------------------------------------------------------------
-Tensor sum(const Tensor& self, OptionalIntList dim, bool keepdim,
-           std::optional<ScalarType> dtype) {
+Tensor sum(const Tensor& self, OptionalIntList dim, bool keepdim, std::optional<ScalarType> dtype) {
   BP_OP_ID("sum.dim_IntList");
   return call1(kOp, {self, dims(dim), keepdim, dtype});
 }
@@ -322,41 +328,40 @@ Tensor& prod_out(Tensor& out, const Tensor& self, int64_t dim, bool keepdim,
   return out1(out, kOp, {self, dim, keepdim, dtype});
 }
 
-#define BP_DEFINE_LIST_REDUCTION(name, op_name)                                              \
-  Tensor name(const Tensor& self, std::vector<int64_t> dim, bool keepdim) {                  \
-    BP_OP_ID(op_name);                                                                       \
-    return call1(kOp, {self, dims(dim), keepdim});                                           \
-  }                                                                                          \
+#define BP_DEFINE_LIST_REDUCTION(name, op_name)                                                 \
+  Tensor name(const Tensor& self, std::vector<int64_t> dim, bool keepdim) {                     \
+    BP_OP_ID(op_name);                                                                          \
+    return call1(kOp, {self, dims(dim), keepdim});                                              \
+  }                                                                                             \
   Tensor& name##_out(Tensor& out, const Tensor& self, std::vector<int64_t> dim, bool keepdim) { \
-    BP_OP_ID(op_name);                                                                       \
-    return out1(out, kOp, {self, dims(dim), keepdim});                                       \
+    BP_OP_ID(op_name);                                                                          \
+    return out1(out, kOp, {self, dims(dim), keepdim});                                          \
   }
 BP_DEFINE_LIST_REDUCTION(amax, "amax")
 BP_DEFINE_LIST_REDUCTION(amin, "amin")
 #undef BP_DEFINE_LIST_REDUCTION
 
-#define BP_DEFINE_ARG_REDUCTION(name, op_name)                                            \
-  Tensor name(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {             \
-    BP_OP_ID(op_name);                                                                    \
-    return call1(kOp, {self, dim, keepdim});                                              \
-  }                                                                                       \
-  Tensor& name##_out(Tensor& out, const Tensor& self, std::optional<int64_t> dim,         \
-                     bool keepdim) {                                                      \
-    BP_OP_ID(op_name);                                                                    \
-    return out1(out, kOp, {self, dim, keepdim});                                          \
+#define BP_DEFINE_ARG_REDUCTION(name, op_name)                                                    \
+  Tensor name(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {                     \
+    BP_OP_ID(op_name);                                                                            \
+    return call1(kOp, {self, dim, keepdim});                                                      \
+  }                                                                                               \
+  Tensor& name##_out(Tensor& out, const Tensor& self, std::optional<int64_t> dim, bool keepdim) { \
+    BP_OP_ID(op_name);                                                                            \
+    return out1(out, kOp, {self, dim, keepdim});                                                  \
   }
 BP_DEFINE_ARG_REDUCTION(argmax, "argmax")
 BP_DEFINE_ARG_REDUCTION(argmin, "argmin")
 #undef BP_DEFINE_ARG_REDUCTION
 
-#define BP_DEFINE_BOOL_REDUCTION(name, op_name)                                      \
-  Tensor name(const Tensor& self, int64_t dim, bool keepdim) {                       \
-    BP_OP_ID(op_name);                                                               \
-    return call1(kOp, {self, dim, keepdim});                                         \
-  }                                                                                  \
-  Tensor& name##_out(Tensor& out, const Tensor& self, int64_t dim, bool keepdim) {   \
-    BP_OP_ID(op_name);                                                               \
-    return out1(out, kOp, {self, dim, keepdim});                                     \
+#define BP_DEFINE_BOOL_REDUCTION(name, op_name)                                    \
+  Tensor name(const Tensor& self, int64_t dim, bool keepdim) {                     \
+    BP_OP_ID(op_name);                                                             \
+    return call1(kOp, {self, dim, keepdim});                                       \
+  }                                                                                \
+  Tensor& name##_out(Tensor& out, const Tensor& self, int64_t dim, bool keepdim) { \
+    BP_OP_ID(op_name);                                                             \
+    return out1(out, kOp, {self, dim, keepdim});                                   \
   }
 BP_DEFINE_BOOL_REDUCTION(all, "all.dim")
 BP_DEFINE_BOOL_REDUCTION(any, "any.dim")
@@ -367,8 +372,7 @@ Tensor softmax(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype)
   BP_OP_ID("softmax.int");
   return call1(kOp, {self, dim, dtype});
 }
-Tensor& softmax_out(Tensor& out, const Tensor& self, int64_t dim,
-                    std::optional<ScalarType> dtype) {
+Tensor& softmax_out(Tensor& out, const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
   BP_OP_ID("softmax.int");
   return out1(out, kOp, {self, dim, dtype});
 }

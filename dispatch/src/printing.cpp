@@ -72,8 +72,8 @@ std::string to_string(const Tensor& t) {
     size_t pos = 0;
     print_dim(out, cells, t.sizes(), 0, pos, 7);
   }
-  const bool default_dtype = t.dtype() == kDefaultFloat || t.dtype() == ScalarType::Int64 ||
-                             t.dtype() == ScalarType::Bool;
+  const bool default_dtype =
+      t.dtype() == kDefaultFloat || t.dtype() == ScalarType::Int64 || t.dtype() == ScalarType::Bool;
   if (!default_dtype || t.numel() == 0) out += fmt::format(", dtype={}", dtype_name(t.dtype()));
   if (t.device() != default_device()) out += fmt::format(", device={}", t.device().str());
   out += ')';

@@ -24,33 +24,49 @@ namespace {
 
 ErrorCode error_code_for(bp_status status) {
   switch (status) {
-    case BP_ERR_INVALID_ARGUMENT: return ErrorCode::InvalidArgument;
-    case BP_ERR_UNSUPPORTED: return ErrorCode::NotImplemented;
-    case BP_ERR_OUT_OF_MEMORY: return ErrorCode::OutOfMemory;
-    case BP_ERR_DEVICE: return ErrorCode::Device;
-    case BP_ERR_INDEX: return ErrorCode::Index;
-    case BP_ERR_NO_DEVICE: return ErrorCode::Device;
-    default: return ErrorCode::Backend;
+    case BP_ERR_INVALID_ARGUMENT:
+      return ErrorCode::InvalidArgument;
+    case BP_ERR_UNSUPPORTED:
+      return ErrorCode::NotImplemented;
+    case BP_ERR_OUT_OF_MEMORY:
+      return ErrorCode::OutOfMemory;
+    case BP_ERR_DEVICE:
+      return ErrorCode::Device;
+    case BP_ERR_INDEX:
+      return ErrorCode::Index;
+    case BP_ERR_NO_DEVICE:
+      return ErrorCode::Device;
+    default:
+      return ErrorCode::Backend;
   }
 }
 
 std::string_view status_name(bp_status status) {
   switch (status) {
-    case BP_ERR_INVALID_ARGUMENT: return "invalid argument";
-    case BP_ERR_UNSUPPORTED: return "unsupported";
-    case BP_ERR_OUT_OF_MEMORY: return "out of memory";
-    case BP_ERR_DEVICE: return "device error";
-    case BP_ERR_INDEX: return "index out of range";
-    case BP_ERR_INTERNAL: return "internal error";
-    case BP_ERR_NOT_FOUND: return "not found";
-    case BP_ERR_NO_DEVICE: return "no device";
-    default: return "unknown status";
+    case BP_ERR_INVALID_ARGUMENT:
+      return "invalid argument";
+    case BP_ERR_UNSUPPORTED:
+      return "unsupported";
+    case BP_ERR_OUT_OF_MEMORY:
+      return "out of memory";
+    case BP_ERR_DEVICE:
+      return "device error";
+    case BP_ERR_INDEX:
+      return "index out of range";
+    case BP_ERR_INTERNAL:
+      return "internal error";
+    case BP_ERR_NOT_FOUND:
+      return "not found";
+    case BP_ERR_NO_DEVICE:
+      return "no device";
+    default:
+      return "unknown status";
   }
 }
 
 // ---- host API trampolines: C entry points that never let an exception escape ----------
-bp_status host_register_backend(void* host, const char* name, const bp_device_api* api,
-                                void* ctx, uint32_t* out_id) {
+bp_status host_register_backend(void* host, const char* name, const bp_device_api* api, void* ctx,
+                                uint32_t* out_id) {
   try {
     auto* h = static_cast<HostContext*>(host);
     return h->runtime->register_backend(h, name, api, ctx, out_id);
@@ -116,9 +132,11 @@ Backend& Runtime::backend_for(Device device, std::string_view op) const {
   if (!b) {
     std::vector<std::string> names;
     for (const auto& info : backend_infos()) names.push_back(info.name);
-    BP_FAIL(ErrorCode::Device, "{}{}device {} is not available: no backend '{}' is loaded "
-            "(loaded: {})", op, op.empty() ? "" : ": ", device.str(),
-            device_type_name(device.type), fmt::join(names, ", "));
+    BP_FAIL(ErrorCode::Device,
+            "{}{}device {} is not available: no backend '{}' is loaded "
+            "(loaded: {})",
+            op, op.empty() ? "" : ": ", device.str(), device_type_name(device.type),
+            fmt::join(names, ", "));
   }
   BP_CHECK(device.index >= 0 && device.index < b->device_count, ErrorCode::Device,
            "{}{}device {} does not exist: backend '{}' has {} device(s){}", op,
@@ -157,8 +175,7 @@ PluginLoadReport Runtime::add_plugin(const bp_plugin_descriptor* d, std::string_
     reports_.push_back(r);
     return r;
   };
-  if (!d)
-    return record_report({std::string(origin), LoadStatus::Failed, "the descriptor is NULL"});
+  if (!d) return record_report({std::string(origin), LoadStatus::Failed, "the descriptor is NULL"});
   if (d->struct_size < offsetof(bp_plugin_descriptor, shutdown) + sizeof(d->shutdown))
     return record_report({std::string(origin), LoadStatus::Failed,
                           fmt::format("descriptor struct_size {} is smaller than the ABI 1.0 "
@@ -180,9 +197,9 @@ PluginLoadReport Runtime::add_plugin(const bp_plugin_descriptor* d, std::string_
                                       d->abi_major, d->abi_minor, BP_ABI_MAJOR, BP_ABI_MINOR)});
   for (const auto& p : plugins_)
     if (p->active && p->name == name)
-      return record_report({name, LoadStatus::Refused,
-                            fmt::format("a plugin named '{}' is already loaded (from {})", name,
-                                        p->origin)});
+      return record_report(
+          {name, LoadStatus::Refused,
+           fmt::format("a plugin named '{}' is already loaded (from {})", name, p->origin)});
 
   const uint32_t index = static_cast<uint32_t>(plugins_.size());
   auto rec = std::make_unique<PluginRecord>();
@@ -191,9 +208,9 @@ PluginLoadReport Runtime::add_plugin(const bp_plugin_descriptor* d, std::string_
   rec->descriptor = d;
   rec->active = true;
   rec->host_ctx = std::make_unique<HostContext>(HostContext{this, index});
-  rec->host_api = bp_host_api{sizeof(bp_host_api), BP_ABI_MAJOR,        BP_ABI_MINOR,
-                              rec->host_ctx.get(), host_register_backend, host_register_kernel,
-                              host_set_error,      host_log};
+  rec->host_api =
+      bp_host_api{sizeof(bp_host_api),   BP_ABI_MAJOR,         BP_ABI_MINOR,   rec->host_ctx.get(),
+                  host_register_backend, host_register_kernel, host_set_error, host_log};
   PluginRecord& plugin = *rec;
   plugins_.push_back(std::move(rec));
 
@@ -211,10 +228,10 @@ PluginLoadReport Runtime::add_plugin(const bp_plugin_descriptor* d, std::string_
     PluginError err = std::exchange(thread_plugin_error(), {});
     remove_plugin_locked(index);
     plugin.active = false;
-    return record_report({name, LoadStatus::Failed,
-                          fmt::format("init failed with status {} ({}){}{}", status,
-                                      status_name(status), err.message.empty() ? "" : ": ",
-                                      err.message)});
+    return record_report(
+        {name, LoadStatus::Failed,
+         fmt::format("init failed with status {} ({}){}{}", status, status_name(status),
+                     err.message.empty() ? "" : ": ", err.message)});
   }
   int devices = 0;
   std::string reason;
@@ -234,8 +251,8 @@ bp_status Runtime::register_backend(HostContext* h, const char* name, const bp_d
                              "register_backend may only be called from the plugin's init"};
     return BP_ERR_INVALID_ARGUMENT;
   }
-  if (!name || !api || !out_id || api->struct_size < sizeof(bp_device_api) ||
-      !api->device_count || !api->device_properties || !api->alloc || !api->free || !api->copy) {
+  if (!name || !api || !out_id || api->struct_size < sizeof(bp_device_api) || !api->device_count ||
+      !api->device_properties || !api->alloc || !api->free || !api->copy) {
     thread_plugin_error() = {BP_ERR_INVALID_ARGUMENT,
                              "register_backend: name, out_id and a complete device API "
                              "(device_count, device_properties, alloc, free, copy) are required"};
@@ -250,8 +267,8 @@ bp_status Runtime::register_backend(HostContext* h, const char* name, const bp_d
   }
   if (backend(type)) {
     thread_plugin_error() = {BP_ERR_INVALID_ARGUMENT,
-                             fmt::format("backend '{}' is already registered by plugin '{}'",
-                                         name, plugins_[backend(type)->plugin]->name)};
+                             fmt::format("backend '{}' is already registered by plugin '{}'", name,
+                                         plugins_[backend(type)->plugin]->name)};
     return BP_ERR_INVALID_ARGUMENT;
   }
   auto b = std::make_unique<Backend>();
@@ -311,8 +328,7 @@ bp_status Runtime::register_kernel(HostContext* h, uint32_t backend_id, const ch
   if (!op_name || !fn) return fail(BP_ERR_INVALID_ARGUMENT, "register_kernel: NULL op or fn");
   const OpDef* op = Catalog::get().find(op_name);
   if (!op)
-    return fail(BP_ERR_NOT_FOUND,
-                fmt::format("register_kernel: unknown operator '{}'", op_name));
+    return fail(BP_ERR_NOT_FOUND, fmt::format("register_kernel: unknown operator '{}'", op_name));
   if (dtypes == 0 || (dtypes & ~BP_DTYPES_ALL))
     return fail(BP_ERR_INVALID_ARGUMENT,
                 fmt::format("register_kernel({}): dtype mask {:#x} is empty or has unknown bits",
@@ -376,8 +392,8 @@ std::vector<BackendInfo> Runtime::backend_infos() const {
   std::vector<BackendInfo> out;
   for (DeviceType t = 0; t < device_types::kMaxBackends; ++t) {
     if (Backend* b = backend(t)) {
-      out.push_back({b->name, b->type, plugins_[b->plugin]->name, b->device_count,
-                     b->no_device_reason});
+      out.push_back(
+          {b->name, b->type, plugins_[b->plugin]->name, b->device_count, b->no_device_reason});
     }
   }
   return out;

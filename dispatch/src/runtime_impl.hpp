@@ -109,15 +109,15 @@ class Runtime {
   std::string plugin_name(uint32_t plugin) const;
 
   // Host API callbacks (called by plugins during init).
-  bp_status register_backend(HostContext* h, const char* name, const bp_device_api* api,
-                             void* ctx, uint32_t* out_id);
+  bp_status register_backend(HostContext* h, const char* name, const bp_device_api* api, void* ctx,
+                             uint32_t* out_id);
   bp_status register_kernel(HostContext* h, uint32_t backend_id, const char* op_name,
                             bp_dtype_mask dtypes, bp_kernel_fn fn, void* kernel_ctx);
 
  private:
   Runtime();
   void publish(OpId op, const OpTable& table);  // mutex held
-  void remove_plugin_locked(uint32_t plugin);    // mutex held
+  void remove_plugin_locked(uint32_t plugin);   // mutex held
 
   mutable std::mutex mu_;
   std::unique_ptr<std::atomic<const OpTable*>[]> tables_;
@@ -136,6 +136,9 @@ struct PluginError {
   std::string message;
 };
 PluginError& thread_plugin_error();
+
+// "f32, f64" for a bp_dtype_mask ("all dtypes" when every bit is set).
+std::string dtype_mask_names(uint32_t mask);
 
 // Throws bp::Error for a non-OK status, using the plugin's message when it set one.
 // `what` says what was called: "add.Tensor on reference:0", "alloc on cuda:0".

@@ -13,7 +13,9 @@
 
 namespace bp {
 
-Device default_device() { return detail::Runtime::get().default_device(); }
+Device default_device() {
+  return detail::Runtime::get().default_device();
+}
 
 Tensor empty(IntArrayRef sizes, ScalarType dtype, std::optional<Device> device) {
   BP_CHECK(is_valid(dtype), ErrorCode::Type, "empty: invalid dtype code {}",
@@ -22,15 +24,15 @@ Tensor empty(IntArrayRef sizes, ScalarType dtype, std::optional<Device> device) 
   const int64_t numel = checked_numel(sizes, "empty");
   const size_t elsize = element_size(dtype);
   BP_CHECK(numel <= static_cast<int64_t>(INT64_MAX / static_cast<int64_t>(elsize)),
-           ErrorCode::OutOfMemory, "empty: {} elements of {} overflow the addressable size",
-           numel, dtype_name(dtype));
+           ErrorCode::OutOfMemory, "empty: {} elements of {} overflow the addressable size", numel,
+           dtype_name(dtype));
   const size_t nbytes = static_cast<size_t>(numel) * elsize;
   detail::Backend& b = detail::Runtime::get().backend_for(dev, "empty");
   DataPtr data = b.allocators[static_cast<size_t>(dev.index)]->allocate(nbytes);
   auto storage =
       std::make_shared<Storage>(std::move(data), nbytes, dev, b.host_accessible(dev.index));
-  return Tensor(std::move(storage), Shape(sizes.begin(), sizes.end()), contiguous_strides(sizes),
-                0, dtype);
+  return Tensor(std::move(storage), Shape(sizes.begin(), sizes.end()), contiguous_strides(sizes), 0,
+                dtype);
 }
 
 Tensor full(IntArrayRef sizes, Scalar value, ScalarType dtype, std::optional<Device> device) {

@@ -44,26 +44,35 @@ int64_t View::numel() const {
 double arg_double(const bp_call* c, size_t i, double fallback) {
   const bp_value& v = c->args[i];
   switch (v.tag) {
-    case BP_VALUE_FLOAT: return v.u.f;
-    case BP_VALUE_INT: return static_cast<double>(v.u.i);
-    case BP_VALUE_BOOL: return v.u.b ? 1.0 : 0.0;
-    default: return fallback;
+    case BP_VALUE_FLOAT:
+      return v.u.f;
+    case BP_VALUE_INT:
+      return static_cast<double>(v.u.i);
+    case BP_VALUE_BOOL:
+      return v.u.b ? 1.0 : 0.0;
+    default:
+      return fallback;
   }
 }
 
 int64_t arg_int(const bp_call* c, size_t i, int64_t fallback) {
   const bp_value& v = c->args[i];
   switch (v.tag) {
-    case BP_VALUE_INT: return v.u.i;
-    case BP_VALUE_BOOL: return v.u.b ? 1 : 0;
+    case BP_VALUE_INT:
+      return v.u.i;
+    case BP_VALUE_BOOL:
+      return v.u.b ? 1 : 0;
     case BP_VALUE_FLOAT:  // truncate; NaN and out-of-range values are not integers
       if (!(v.u.f > -9223372036854775808.0 && v.u.f < 9223372036854775808.0)) return fallback;
       return static_cast<int64_t>(v.u.f);
-    default: return fallback;
+    default:
+      return fallback;
   }
 }
 
-bool arg_is_none(const bp_call* c, size_t i) { return c->args[i].tag == BP_VALUE_NONE; }
+bool arg_is_none(const bp_call* c, size_t i) {
+  return c->args[i].tag == BP_VALUE_NONE;
+}
 
 bp_status register_kernels(uint32_t backend_id, const KernelEntry* entries, size_t count) {
   for (size_t i = 0; i < count; ++i) {
@@ -121,10 +130,12 @@ bp_status device_copy(void*, int32_t, bp_copy_kind, void* dst, const void* src, 
   return BP_OK;
 }
 
-bp_status device_synchronize(void*, int32_t, void*) { return BP_OK; }
+bp_status device_synchronize(void*, int32_t, void*) {
+  return BP_OK;
+}
 
 const bp_device_api kDeviceApi = {
-    sizeof(bp_device_api), device_count, device_properties, device_alloc, device_free,
+    sizeof(bp_device_api), device_count, device_properties, device_alloc,       device_free,
     device_copy,           nullptr,      nullptr,           device_synchronize,
 };
 
@@ -133,20 +144,28 @@ bp_status init(const bp_host_api* host, const char*) {
   uint32_t backend = 0;
   bp_status s = host->register_backend(host->host, "reference", &kDeviceApi, nullptr, &backend);
   if (s != BP_OK) return s;
-  for (auto reg : {register_copy_kernels, register_unary_kernels, register_binary_kernels,
-                   register_reduction_kernels, register_indexing_kernels,
-                   register_linalg_kernels}) {
+  for (auto reg :
+       {register_copy_kernels, register_unary_kernels, register_binary_kernels,
+        register_reduction_kernels, register_indexing_kernels, register_linalg_kernels}) {
     s = reg(backend);
     if (s != BP_OK) return s;
   }
   return BP_OK;
 }
 
-void shutdown() { g_host = nullptr; }
+void shutdown() {
+  g_host = nullptr;
+}
 
 const bp_plugin_descriptor kDescriptor = {
-    sizeof(bp_plugin_descriptor), BP_ABI_MAJOR, BP_ABI_MINOR, "reference", "0.1.0",
-    "Backplane", init, shutdown,
+    sizeof(bp_plugin_descriptor),
+    BP_ABI_MAJOR,
+    BP_ABI_MINOR,
+    "reference",
+    "0.1.0",
+    "Backplane",
+    init,
+    shutdown,
 };
 
 }  // namespace

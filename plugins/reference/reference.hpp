@@ -43,44 +43,61 @@ inline bool is_floating(bp_dtype d) {
 template <typename F>
 decltype(auto) visit_dtype(bp_dtype dtype, F&& f) {
   switch (dtype) {
-    case BP_DTYPE_BOOL: return f(TypeTag<bool>{});
-    case BP_DTYPE_I8: return f(TypeTag<int8_t>{});
-    case BP_DTYPE_U8: return f(TypeTag<uint8_t>{});
-    case BP_DTYPE_I16: return f(TypeTag<int16_t>{});
-    case BP_DTYPE_I32: return f(TypeTag<int32_t>{});
-    case BP_DTYPE_I64: return f(TypeTag<int64_t>{});
-    case BP_DTYPE_F16: return f(TypeTag<Half>{});
-    case BP_DTYPE_BF16: return f(TypeTag<BFloat16>{});
-    case BP_DTYPE_F32: return f(TypeTag<float>{});
-    default: return f(TypeTag<double>{});
+    case BP_DTYPE_BOOL:
+      return f(TypeTag<bool>{});
+    case BP_DTYPE_I8:
+      return f(TypeTag<int8_t>{});
+    case BP_DTYPE_U8:
+      return f(TypeTag<uint8_t>{});
+    case BP_DTYPE_I16:
+      return f(TypeTag<int16_t>{});
+    case BP_DTYPE_I32:
+      return f(TypeTag<int32_t>{});
+    case BP_DTYPE_I64:
+      return f(TypeTag<int64_t>{});
+    case BP_DTYPE_F16:
+      return f(TypeTag<Half>{});
+    case BP_DTYPE_BF16:
+      return f(TypeTag<BFloat16>{});
+    case BP_DTYPE_F32:
+      return f(TypeTag<float>{});
+    default:
+      return f(TypeTag<double>{});
   }
 }
 
 template <typename T>
-inline constexpr bool kIsFloating = std::is_same_v<T, Half> || std::is_same_v<T, BFloat16> ||
-                                    std::is_floating_point_v<T>;
+inline constexpr bool kIsFloating =
+    std::is_same_v<T, Half> || std::is_same_v<T, BFloat16> || std::is_floating_point_v<T>;
 
 // Every value of every dtype as double (exact for all but int64 beyond 2^53).
 template <typename T>
 double to_double(T v) {
-  if constexpr (std::is_same_v<T, bool>) return v ? 1.0 : 0.0;
-  else return static_cast<double>(v);
+  if constexpr (std::is_same_v<T, bool>)
+    return v ? 1.0 : 0.0;
+  else
+    return static_cast<double>(v);
 }
 
 // Rounds a double once into T. For integral T the value must already be integral and in
 // range (callers convert with to_integral_like_pytorch first when it may not be).
 template <typename T>
 T from_double(double v) {
-  if constexpr (std::is_same_v<T, bool>) return v != 0.0;
-  else if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) return T(v);
-  else return static_cast<T>(v);
+  if constexpr (std::is_same_v<T, bool>)
+    return v != 0.0;
+  else if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>)
+    return T(v);
+  else
+    return static_cast<T>(v);
 }
 
 // Integer arithmetic with PyTorch's wrap-around: compute in uint64 and truncate.
 template <typename T>
 T wrap_int(uint64_t v) {
-  if constexpr (std::is_same_v<T, bool>) return v != 0;
-  else return static_cast<T>(v);  // modular since C++20
+  if constexpr (std::is_same_v<T, bool>)
+    return v != 0;
+  else
+    return static_cast<T>(v);  // modular since C++20
 }
 
 // ---- strided tensors -----------------------------------------------------------------
@@ -129,7 +146,9 @@ void for_each_index(int32_t ndim, const int64_t* shape, F&& f) {
 }
 
 // ---- arguments -----------------------------------------------------------------------
-inline const bp_tensor* arg_tensor(const bp_call* c, size_t i) { return c->args[i].u.tensor; }
+inline const bp_tensor* arg_tensor(const bp_call* c, size_t i) {
+  return c->args[i].u.tensor;
+}
 inline const bp_tensor* out_tensor(const bp_call* c, size_t k = 0) {
   return c->args[c->nargs - c->noutputs + k].u.tensor;
 }
@@ -148,11 +167,11 @@ struct KernelEntry {
 bp_status register_kernels(uint32_t backend_id, const KernelEntry* entries, size_t count);
 
 // One function per kernel file; each registers that file's kernels.
-bp_status register_copy_kernels(uint32_t backend_id);         // copy_, fill_, arange
-bp_status register_unary_kernels(uint32_t backend_id);        // neg ... logical_not, gelu
-bp_status register_binary_kernels(uint32_t backend_id);       // add ... logical_or, where, clamp
-bp_status register_reduction_kernels(uint32_t backend_id);    // sum prod amax amin argmax ...
-bp_status register_indexing_kernels(uint32_t backend_id);     // cat index_select gather
-bp_status register_linalg_kernels(uint32_t backend_id);       // matmul
+bp_status register_copy_kernels(uint32_t backend_id);       // copy_, fill_, arange
+bp_status register_unary_kernels(uint32_t backend_id);      // neg ... logical_not, gelu
+bp_status register_binary_kernels(uint32_t backend_id);     // add ... logical_or, where, clamp
+bp_status register_reduction_kernels(uint32_t backend_id);  // sum prod amax amin argmax ...
+bp_status register_indexing_kernels(uint32_t backend_id);   // cat index_select gather
+bp_status register_linalg_kernels(uint32_t backend_id);     // matmul
 
 }  // namespace bp::reference

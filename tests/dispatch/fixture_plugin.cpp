@@ -16,7 +16,8 @@ TestPluginState g_state;
 
 bp_status device_count(void*, int32_t* n, const char** reason) {
   *n = g_mode == TestPluginMode::NoDevices ? 0 : 1;
-  if (reason) *reason = g_mode == TestPluginMode::NoDevices ? "test: no hardware attached" : nullptr;
+  if (reason)
+    *reason = g_mode == TestPluginMode::NoDevices ? "test: no hardware attached" : nullptr;
   return BP_OK;
 }
 bp_status device_properties(void*, int32_t, bp_device_props* p) {
@@ -38,8 +39,15 @@ bp_status copy(void*, int32_t, bp_copy_kind, void* dst, const void* src, size_t 
   std::memmove(dst, src, n);
   return BP_OK;
 }
-const bp_device_api kApi = {sizeof(bp_device_api), device_count, device_properties, alloc,
-                            release, copy, nullptr, nullptr, nullptr};
+const bp_device_api kApi = {sizeof(bp_device_api),
+                            device_count,
+                            device_properties,
+                            alloc,
+                            release,
+                            copy,
+                            nullptr,
+                            nullptr,
+                            nullptr};
 
 // out = self + alpha * other over f32; inputs are already expanded to out's shape.
 float* element(const bp_tensor* t, const int64_t* idx) {
@@ -73,7 +81,9 @@ bp_status fill_kernel(const bp_call* call) {
   g_state.fill_calls++;
   const bp_tensor* self = call->args[0].u.tensor;
   const bp_value& v = call->args[1];
-  const double value = v.tag == BP_VALUE_FLOAT ? v.u.f : v.tag == BP_VALUE_INT ? double(v.u.i) : v.u.b;
+  const double value = v.tag == BP_VALUE_FLOAT ? v.u.f
+                       : v.tag == BP_VALUE_INT ? double(v.u.i)
+                                               : v.u.b;
   if (self->dtype != BP_DTYPE_F32 && self->dtype != BP_DTYPE_F64) {
     g_host->set_error(g_host->host, BP_ERR_UNSUPPORTED, "test_dev fill_: only f32/f64");
     return BP_ERR_UNSUPPORTED;
@@ -83,8 +93,10 @@ bp_status fill_kernel(const bp_call* call) {
   // 0-d and contiguous tensors only: enough for the tests that use it.
   char* base = static_cast<char*>(self->data) + self->byte_offset;
   for (int64_t i = 0; i < n; ++i) {
-    if (self->dtype == BP_DTYPE_F32) reinterpret_cast<float*>(base)[i] = static_cast<float>(value);
-    else reinterpret_cast<double*>(base)[i] = value;
+    if (self->dtype == BP_DTYPE_F32)
+      reinterpret_cast<float*>(base)[i] = static_cast<float>(value);
+    else
+      reinterpret_cast<double*>(base)[i] = value;
   }
   return BP_OK;
 }
@@ -118,8 +130,10 @@ bp_status copy_kernel(const bp_call* call) {
     }
     char* base = static_cast<char*>(self->data) + self->byte_offset;
     const double v = load(src, idx);
-    if (self->dtype == BP_DTYPE_F32) reinterpret_cast<float*>(base)[off] = static_cast<float>(v);
-    else reinterpret_cast<double*>(base)[off] = v;
+    if (self->dtype == BP_DTYPE_F32)
+      reinterpret_cast<float*>(base)[off] = static_cast<float>(v);
+    else
+      reinterpret_cast<double*>(base)[off] = v;
   }
   return BP_OK;
 }
@@ -149,14 +163,24 @@ bp_status init(const bp_host_api* host, const char*) {
   return BP_OK;
 }
 
-void shutdown() { g_host = nullptr; }
+void shutdown() {
+  g_host = nullptr;
+}
 
-bp_plugin_descriptor g_descriptor = {sizeof(bp_plugin_descriptor), BP_ABI_MAJOR, BP_ABI_MINOR,
-                                     "testdev", "1.0", "Backplane tests", init, shutdown};
+bp_plugin_descriptor g_descriptor = {sizeof(bp_plugin_descriptor),
+                                     BP_ABI_MAJOR,
+                                     BP_ABI_MINOR,
+                                     "testdev",
+                                     "1.0",
+                                     "Backplane tests",
+                                     init,
+                                     shutdown};
 
 }  // namespace
 
-TestPluginState& test_plugin_state() { return g_state; }
+TestPluginState& test_plugin_state() {
+  return g_state;
+}
 
 const bp_plugin_descriptor* test_plugin_descriptor(TestPluginMode mode) {
   g_mode = mode;

@@ -18,10 +18,10 @@ TestPluginState& test_plugin_state();
 // A descriptor for the test plugin. `mode` selects a behaviour of init:
 enum class TestPluginMode {
   Normal,
-  InitFails,            // registers a backend and a kernel, then returns an error
-  InitThrows,           // throws a C++ exception out of init
-  UnknownOp,            // registers a kernel for an op that does not exist
-  NoDevices,            // its backend reports zero devices with a reason
+  InitFails,   // registers a backend and a kernel, then returns an error
+  InitThrows,  // throws a C++ exception out of init
+  UnknownOp,   // registers a kernel for an op that does not exist
+  NoDevices,   // its backend reports zero devices with a reason
 };
 const bp_plugin_descriptor* test_plugin_descriptor(TestPluginMode mode = TestPluginMode::Normal);
 

@@ -157,8 +157,7 @@ TEST_CASE("an out tensor must match the result; an empty one is replaced") {
   bp::add_out(out, a, a);
   CHECK(bp::to_vector<float>(out) == std::vector<float>{2, 4, 6});
   bp::Tensor wrong = bp::empty({2});
-  CHECK(error_of([&] { bp::add_out(wrong, a, a); }).find("out has shape [2]") !=
-        std::string::npos);
+  CHECK(error_of([&] { bp::add_out(wrong, a, a); }).find("out has shape [2]") != std::string::npos);
   bp::Tensor as_int = bp::empty({3}, bp::ScalarType::Int64);
   CHECK(error_of([&] { bp::add_out(as_int, a, a); }).find("can't be cast") != std::string::npos);
   bp::Tensor as_double = bp::empty({3}, bp::ScalarType::Float64);
@@ -186,10 +185,12 @@ TEST_CASE("boxed calls check the arguments against the schema") {
   bp::Tensor a = bp::from_vector<float>({1, 2}, {2});
   CHECK(error_of([&] { bp::call("add.Tensor", {a}); }).find("missing argument 'other'") !=
         std::string::npos);
-  CHECK(error_of([&] { bp::call("add.Tensor", {a, 3.0}); })
-            .find("argument 'other' must be Tensor") != std::string::npos);
-  CHECK(error_of([&] { bp::call("add.Tensor", {a, a, 1, a}); }).find("takes 3 arguments") !=
-        std::string::npos);
+  CHECK(error_of([&] {
+          bp::call("add.Tensor", {a, 3.0});
+        }).find("argument 'other' must be Tensor") != std::string::npos);
+  CHECK(error_of([&] {
+          bp::call("add.Tensor", {a, a, 1, a});
+        }).find("takes 3 arguments") != std::string::npos);
   CHECK(error_of([&] { bp::call("nope.Tensor", {a}); }).find("unknown operator") !=
         std::string::npos);
   auto r = bp::call("add.Tensor", {a, a, 2});

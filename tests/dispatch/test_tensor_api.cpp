@@ -88,8 +88,7 @@ TEST_CASE("to_string prints like PyTorch") {
   CHECK(bp::to_string(bp::from_vector<float>({1.5f, -2.f}, {2})) == "tensor([ 1.5000, -2.0000])");
   CHECK(bp::to_string(bp::from_vector<int64_t>({1, 20}, {2})) == "tensor([ 1, 20])");
   CHECK(bp::to_string(bp::from_vector<bool>({true, false}, {2})) == "tensor([ True, False])");
-  CHECK(bp::to_string(bp::to(bp::ones({1}), bp::ScalarType::Float16)) ==
-        "tensor([1.], dtype=f16)");
+  CHECK(bp::to_string(bp::to(bp::ones({1}), bp::ScalarType::Float16)) == "tensor([1.], dtype=f16)");
   CHECK(bp::to_string(bp::full({}, 2.0)) == "tensor(2.)");
   CHECK(bp::to_string(bp::from_vector<float>({NAN, INFINITY}, {2})) == "tensor([nan, inf])");
 }

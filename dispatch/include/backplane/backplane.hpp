@@ -10,6 +10,6 @@
 #include "backplane/core/scalar.hpp"
 #include "backplane/core/tensor.hpp"
 #include "backplane/dispatch/runtime.hpp"
+#include "backplane/dlpack.hpp"
 #include "backplane/ops.hpp"
 #include "backplane/tensor_api.hpp"
-#include "backplane/dlpack.hpp"

@@ -6,8 +6,8 @@
 // follow PyTorch's). Errors are bp::Error. Thread-safe.
 #pragma once
 
-#include "backplane/core/tensor.hpp"
 #include "backplane/core/scalar.hpp"
+#include "backplane/core/tensor.hpp"
 
 #include <optional>
 #include <string>
@@ -32,14 +32,13 @@ Tensor& index_select_out(Tensor& out, const Tensor& self, int64_t dim, const Ten
 Tensor gather(const Tensor& self, int64_t dim, const Tensor& index);
 Tensor& gather_out(Tensor& out, const Tensor& self, int64_t dim, const Tensor& index);
 Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other);
-Tensor& where_out(Tensor& out, const Tensor& condition, const Tensor& self,
-                  const Tensor& other);
+Tensor& where_out(Tensor& out, const Tensor& condition, const Tensor& self, const Tensor& other);
 Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t padding_idx = -1);
 
 // ---- elementwise unary -----------------------------------------------------------------
-#define BP_DECLARE_UNARY(name)                          \
-  Tensor name(const Tensor& self);                      \
-  Tensor& name##_out(Tensor& out, const Tensor& self);  \
+#define BP_DECLARE_UNARY(name)                         \
+  Tensor name(const Tensor& self);                     \
+  Tensor& name##_out(Tensor& out, const Tensor& self); \
   Tensor& name##_(Tensor& self);
 BP_DECLARE_UNARY(neg)
 BP_DECLARE_UNARY(abs)
@@ -87,11 +86,11 @@ Tensor& div_(Tensor& self, const Tensor& other,
              std::optional<std::string> rounding_mode = std::nullopt);
 Tensor& div_(Tensor& self, Scalar other, std::optional<std::string> rounding_mode = std::nullopt);
 
-#define BP_DECLARE_BINARY(name)                                                   \
-  Tensor name(const Tensor& self, const Tensor& other);                           \
-  Tensor name(const Tensor& self, Scalar other);                                  \
-  Tensor& name##_out(Tensor& out, const Tensor& self, const Tensor& other);       \
-  Tensor& name##_(Tensor& self, const Tensor& other);                             \
+#define BP_DECLARE_BINARY(name)                                             \
+  Tensor name(const Tensor& self, const Tensor& other);                     \
+  Tensor name(const Tensor& self, Scalar other);                            \
+  Tensor& name##_out(Tensor& out, const Tensor& self, const Tensor& other); \
+  Tensor& name##_(Tensor& self, const Tensor& other);                       \
   Tensor& name##_(Tensor& self, Scalar other);
 BP_DECLARE_BINARY(mul)
 BP_DECLARE_BINARY(pow)
@@ -137,12 +136,10 @@ Tensor& amax_out(Tensor& out, const Tensor& self, std::vector<int64_t> dim = {},
 Tensor amin(const Tensor& self, std::vector<int64_t> dim = {}, bool keepdim = false);
 Tensor& amin_out(Tensor& out, const Tensor& self, std::vector<int64_t> dim = {},
                  bool keepdim = false);
-Tensor argmax(const Tensor& self, std::optional<int64_t> dim = std::nullopt,
-              bool keepdim = false);
+Tensor argmax(const Tensor& self, std::optional<int64_t> dim = std::nullopt, bool keepdim = false);
 Tensor& argmax_out(Tensor& out, const Tensor& self, std::optional<int64_t> dim = std::nullopt,
                    bool keepdim = false);
-Tensor argmin(const Tensor& self, std::optional<int64_t> dim = std::nullopt,
-              bool keepdim = false);
+Tensor argmin(const Tensor& self, std::optional<int64_t> dim = std::nullopt, bool keepdim = false);
 Tensor& argmin_out(Tensor& out, const Tensor& self, std::optional<int64_t> dim = std::nullopt,
                    bool keepdim = false);
 Tensor all(const Tensor& self, int64_t dim, bool keepdim = false);
@@ -154,8 +151,7 @@ Tensor& any_out(Tensor& out, const Tensor& self, int64_t dim, bool keepdim = fal
 Tensor softmax(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
 Tensor& softmax_out(Tensor& out, const Tensor& self, int64_t dim,
                     std::optional<ScalarType> dtype = std::nullopt);
-Tensor log_softmax(const Tensor& self, int64_t dim,
-                   std::optional<ScalarType> dtype = std::nullopt);
+Tensor log_softmax(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
 Tensor& log_softmax_out(Tensor& out, const Tensor& self, int64_t dim,
                         std::optional<ScalarType> dtype = std::nullopt);
 Tensor layer_norm(const Tensor& input, std::vector<int64_t> normalized_shape,

@@ -3,8 +3,8 @@
 // through the dispatcher. Thread-safe.
 #pragma once
 
-#include "backplane/core/tensor.hpp"
 #include "backplane/core/scalar.hpp"
+#include "backplane/core/tensor.hpp"
 
 #include <backplane/sdk/half.hpp>
 
@@ -91,17 +91,28 @@ std::string to_string(const Tensor& t);
 // ---- implementation detail --------------------------------------------------------------
 template <typename T>
 constexpr ScalarType dtype_of() {
-  if constexpr (std::is_same_v<T, bool>) return ScalarType::Bool;
-  else if constexpr (std::is_same_v<T, int8_t>) return ScalarType::Int8;
-  else if constexpr (std::is_same_v<T, uint8_t>) return ScalarType::UInt8;
-  else if constexpr (std::is_same_v<T, int16_t>) return ScalarType::Int16;
-  else if constexpr (std::is_same_v<T, int32_t>) return ScalarType::Int32;
-  else if constexpr (std::is_same_v<T, int64_t>) return ScalarType::Int64;
-  else if constexpr (std::is_same_v<T, Half>) return ScalarType::Float16;
-  else if constexpr (std::is_same_v<T, BFloat16>) return ScalarType::BFloat16;
-  else if constexpr (std::is_same_v<T, float>) return ScalarType::Float32;
-  else if constexpr (std::is_same_v<T, double>) return ScalarType::Float64;
-  else static_assert(sizeof(T) == 0, "no Backplane dtype for this C++ type");
+  if constexpr (std::is_same_v<T, bool>)
+    return ScalarType::Bool;
+  else if constexpr (std::is_same_v<T, int8_t>)
+    return ScalarType::Int8;
+  else if constexpr (std::is_same_v<T, uint8_t>)
+    return ScalarType::UInt8;
+  else if constexpr (std::is_same_v<T, int16_t>)
+    return ScalarType::Int16;
+  else if constexpr (std::is_same_v<T, int32_t>)
+    return ScalarType::Int32;
+  else if constexpr (std::is_same_v<T, int64_t>)
+    return ScalarType::Int64;
+  else if constexpr (std::is_same_v<T, Half>)
+    return ScalarType::Float16;
+  else if constexpr (std::is_same_v<T, BFloat16>)
+    return ScalarType::BFloat16;
+  else if constexpr (std::is_same_v<T, float>)
+    return ScalarType::Float32;
+  else if constexpr (std::is_same_v<T, double>)
+    return ScalarType::Float64;
+  else
+    static_assert(sizeof(T) == 0, "no Backplane dtype for this C++ type");
 }
 
 }  // namespace bp

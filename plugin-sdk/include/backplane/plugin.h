@@ -64,20 +64,20 @@ enum {
 typedef uint32_t bp_dtype_mask;
 #define BP_DTYPE_BIT(code) ((bp_dtype_mask)1u << (code))
 #define BP_DTYPES_ALL ((bp_dtype_mask)((1u << BP_DTYPE_COUNT) - 1u))
-#define BP_DTYPES_FLOATING                                                               \
+#define BP_DTYPES_FLOATING                                                                 \
   (BP_DTYPE_BIT(BP_DTYPE_F16) | BP_DTYPE_BIT(BP_DTYPE_BF16) | BP_DTYPE_BIT(BP_DTYPE_F32) | \
    BP_DTYPE_BIT(BP_DTYPE_F64))
-#define BP_DTYPES_INTEGRAL                                                               \
-  (BP_DTYPE_BIT(BP_DTYPE_I8) | BP_DTYPE_BIT(BP_DTYPE_U8) | BP_DTYPE_BIT(BP_DTYPE_I16) |   \
+#define BP_DTYPES_INTEGRAL                                                              \
+  (BP_DTYPE_BIT(BP_DTYPE_I8) | BP_DTYPE_BIT(BP_DTYPE_U8) | BP_DTYPE_BIT(BP_DTYPE_I16) | \
    BP_DTYPE_BIT(BP_DTYPE_I32) | BP_DTYPE_BIT(BP_DTYPE_I64))
 
 /* ---- tensors: a DLPack-compatible strided view, borrowed for one call --------------- */
 typedef struct bp_tensor {
   size_t struct_size;
-  void* data;             /* base of the allocation (as DLPack's `data`) */
-  uint64_t byte_offset;   /* first element = (char*)data + byte_offset */
-  uint32_t device_type;   /* the runtime's backend slot of the device (informational) */
-  int32_t device_index;   /* index among this plugin's devices */
+  void* data;           /* base of the allocation (as DLPack's `data`) */
+  uint64_t byte_offset; /* first element = (char*)data + byte_offset */
+  uint32_t device_type; /* the runtime's backend slot of the device (informational) */
+  int32_t device_index; /* index among this plugin's devices */
   bp_dtype dtype;
   int32_t ndim;           /* 0 for a scalar tensor */
   const int64_t* shape;   /* ndim entries; borrowed */
@@ -132,13 +132,13 @@ typedef struct bp_value {
  * inputs partially; an in-place call passes the same tensor as input and output. */
 typedef struct bp_call {
   size_t struct_size;
-  const char* op_name;    /* "add.Tensor"; borrowed */
-  const bp_value* args;   /* borrowed */
-  size_t nargs;           /* number of inputs + number of outputs */
-  size_t noutputs;        /* the last `noutputs` args are the outputs */
+  const char* op_name;  /* "add.Tensor"; borrowed */
+  const bp_value* args; /* borrowed */
+  size_t nargs;         /* number of inputs + number of outputs */
+  size_t noutputs;      /* the last `noutputs` args are the outputs */
   int32_t device_index;
-  void* stream;           /* the plugin's stream handle, or NULL for its default stream */
-  void* kernel_ctx;       /* what the plugin passed to register_kernel */
+  void* stream;     /* the plugin's stream handle, or NULL for its default stream */
+  void* kernel_ctx; /* what the plugin passed to register_kernel */
 } bp_call;
 
 typedef bp_status (*bp_kernel_fn)(const bp_call* call);
@@ -152,12 +152,12 @@ typedef struct bp_device_props {
   size_t struct_size;
   char name[128];
   char vendor[64];
-  uint8_t uuid[16];          /* zero if the device has none */
-  uint64_t total_memory;     /* bytes */
-  uint64_t free_memory;      /* bytes, 0 if unknown */
+  uint8_t uuid[16];      /* zero if the device has none */
+  uint64_t total_memory; /* bytes */
+  uint64_t free_memory;  /* bytes, 0 if unknown */
   uint32_t compute_units;
-  uint32_t flags;            /* BP_DEVICE_* */
-  bp_dtype_mask dtypes;      /* dtypes the device can store and compute */
+  uint32_t flags;       /* BP_DEVICE_* */
+  bp_dtype_mask dtypes; /* dtypes the device can store and compute */
 } bp_device_props;
 
 typedef uint32_t bp_copy_kind;
@@ -198,8 +198,8 @@ typedef struct bp_host_api {
   /* Registers a backend (a device type) by name, e.g. "cuda" or "acme_npu". The runtime
    * assigns its dispatch slot and returns it in *out_backend_id. `api` and `ctx` must stay
    * valid until shutdown. */
-  bp_status (*register_backend)(void* host, const char* name, const bp_device_api* api,
-                                void* ctx, uint32_t* out_backend_id);
+  bp_status (*register_backend)(void* host, const char* name, const bp_device_api* api, void* ctx,
+                                uint32_t* out_backend_id);
   /* Registers the out-variant kernel of `op_name` ("add.Tensor") for the dtypes in
    * `dtypes` (compute dtypes, see bp_call). Unknown op names are an error. */
   bp_status (*register_kernel)(void* host, uint32_t backend_id, const char* op_name,

@@ -43,7 +43,9 @@ constexpr bool is_integral(ScalarType t, bool include_bool = false) {
   return (t >= ScalarType::Int8 && t <= ScalarType::Int64) ||
          (include_bool && t == ScalarType::Bool);
 }
-constexpr bool is_valid(ScalarType t) { return static_cast<uint8_t>(t) < kNumScalarTypes; }
+constexpr bool is_valid(ScalarType t) {
+  return static_cast<uint8_t>(t) < kNumScalarTypes;
+}
 
 // torch.promote_types: the smallest type both a and b convert to without losing category.
 ScalarType promote_types(ScalarType a, ScalarType b);

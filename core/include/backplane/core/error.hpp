@@ -19,17 +19,16 @@ enum class ErrorCode {
   Device,           // mixed devices, unknown device, device failure
   NotImplemented,   // no kernel for this op/device/dtype
   OutOfMemory,
-  Parse,            // schema, selector or config text that does not parse
-  Backend,          // a plugin returned an error
-  Internal,         // a bug in Backplane
+  Parse,     // schema, selector or config text that does not parse
+  Backend,   // a plugin returned an error
+  Internal,  // a bug in Backplane
 };
 
 std::string_view to_string(ErrorCode code);
 
 class Error : public std::runtime_error {
  public:
-  Error(ErrorCode code, const std::string& message)
-      : std::runtime_error(message), code_(code) {}
+  Error(ErrorCode code, const std::string& message) : std::runtime_error(message), code_(code) {}
   ErrorCode code() const noexcept { return code_; }
 
  private:
@@ -44,10 +43,10 @@ namespace detail {
 
 // BP_CHECK(cond, ErrorCode::X, "fmt {}", args...): throws bp::Error when cond is false.
 // The message is only formatted on failure.
-#define BP_CHECK(cond, code, ...)                                          \
-  do {                                                                     \
-    if (!(cond)) [[unlikely]]                                              \
-      ::bp::detail::throw_error(::bp::code, ::fmt::format(__VA_ARGS__));   \
+#define BP_CHECK(cond, code, ...)                                        \
+  do {                                                                   \
+    if (!(cond)) [[unlikely]]                                            \
+      ::bp::detail::throw_error(::bp::code, ::fmt::format(__VA_ARGS__)); \
   } while (0)
 
 #define BP_FAIL(code, ...) ::bp::detail::throw_error(::bp::code, ::fmt::format(__VA_ARGS__))

@@ -16,8 +16,8 @@ namespace bp {
 
 class IValue {
  public:
-  using Variant = std::variant<std::monostate, Tensor, TensorList, Scalar, int64_t, Shape,
-                               double, bool, ScalarType, std::string, Device>;
+  using Variant = std::variant<std::monostate, Tensor, TensorList, Scalar, int64_t, Shape, double,
+                               bool, ScalarType, std::string, Device>;
 
   IValue() = default;  // None
   IValue(std::nullopt_t) {}

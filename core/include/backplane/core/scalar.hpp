@@ -17,10 +17,10 @@ class Scalar {
   constexpr Scalar() : kind_(Kind::Int), i_(0) {}
   constexpr Scalar(bool v) : kind_(Kind::Bool), b_(v) {}
   template <typename T>
-    requires(std::is_integral_v<T> && !std::is_same_v<T, bool>)
-  constexpr Scalar(T v) : kind_(Kind::Int), i_(static_cast<int64_t>(v)) {}
+  requires(std::is_integral_v<T> && !std::is_same_v<T, bool>) constexpr Scalar(T v)
+      : kind_(Kind::Int), i_(static_cast<int64_t>(v)) {}
   template <typename T>
-    requires std::is_floating_point_v<T>
+  requires std::is_floating_point_v<T>
   constexpr Scalar(T v) : kind_(Kind::Double), d_(static_cast<double>(v)) {}
 
   constexpr Kind kind() const { return kind_; }

@@ -28,7 +28,7 @@ struct ArgType {
 };
 
 struct AliasInfo {
-  std::string set;  // "a"
+  std::string set;        // "a"
   bool is_write = false;  // '!'
   friend bool operator==(const AliasInfo&, const AliasInfo&) = default;
 };

@@ -29,21 +29,23 @@ class IntArrayRef : public std::span<const int64_t> {
   IntArrayRef(std::span<const int64_t> s) : std::span<const int64_t>(s) {}
   IntArrayRef(const Shape& s) : std::span<const int64_t>(s.data(), s.size()) {}
   IntArrayRef(const std::vector<int64_t>& v) : std::span<const int64_t>(v.data(), v.size()) {}
-  IntArrayRef(std::initializer_list<int64_t> l)
-      : std::span<const int64_t>(l.begin(), l.size()) {}
+  IntArrayRef(std::initializer_list<int64_t> l) : std::span<const int64_t>(l.begin(), l.size()) {}
 };
 
-inline IntArrayRef as_ref(const Shape& s) { return {s.data(), s.size()}; }
+inline IntArrayRef as_ref(const Shape& s) {
+  return {s.data(), s.size()};
+}
 
 // "[2, 3, 4]"
 std::string shape_str(IntArrayRef shape);
 // Shape does not convert to std::span implicitly (its iterators are not raw pointers).
-inline std::string shape_str(const Shape& shape) { return shape_str(as_ref(shape)); }
+inline std::string shape_str(const Shape& shape) {
+  return shape_str(as_ref(shape));
+}
 
 // Wraps a possibly negative dim into [0, ndim). A 0-d tensor accepts dims -1 and 0 (as
 // PyTorch). Throws bp::Error naming the op, the argument and the valid range.
-int64_t wrap_dim(int64_t dim, int64_t ndim, std::string_view op = {},
-                 std::string_view arg = "dim");
+int64_t wrap_dim(int64_t dim, int64_t ndim, std::string_view op = {}, std::string_view arg = "dim");
 
 // Product of sizes; throws bp::Error on negative sizes or int64 overflow.
 int64_t checked_numel(IntArrayRef shape, std::string_view op = {});

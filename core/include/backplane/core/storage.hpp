@@ -20,7 +20,8 @@ class DataPtr {
   DataPtr() = default;
   DataPtr(void* ptr, void* ctx, Deleter deleter) : ptr_(ptr), ctx_(ctx), deleter_(deleter) {}
   DataPtr(DataPtr&& o) noexcept
-      : ptr_(std::exchange(o.ptr_, nullptr)), ctx_(o.ctx_),
+      : ptr_(std::exchange(o.ptr_, nullptr)),
+        ctx_(o.ctx_),
         deleter_(std::exchange(o.deleter_, nullptr)) {}
   DataPtr& operator=(DataPtr&& o) noexcept {
     if (this != &o) {
@@ -58,7 +59,9 @@ class Allocator {
 class Storage {
  public:
   Storage(DataPtr data, size_t nbytes, Device device, bool host_accessible)
-      : data_(std::move(data)), nbytes_(nbytes), device_(device),
+      : data_(std::move(data)),
+        nbytes_(nbytes),
+        device_(device),
         host_accessible_(host_accessible) {}
 
   void* data() const { return data_.get(); }

@@ -18,8 +18,7 @@ namespace bp {
 class Tensor {
  public:
   Tensor() = default;  // undefined
-  Tensor(StoragePtr storage, Shape sizes, Shape strides, int64_t storage_offset,
-         ScalarType dtype);
+  Tensor(StoragePtr storage, Shape sizes, Shape strides, int64_t storage_offset, ScalarType dtype);
 
   bool defined() const { return storage_ != nullptr; }
 

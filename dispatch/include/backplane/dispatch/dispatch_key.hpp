@@ -45,7 +45,9 @@ class DispatchKeySet {
   constexpr bool empty() const { return bits_ == 0; }
   constexpr bool has(unsigned key) const { return (bits_ >> key) & 1u; }
   // Index of the highest-priority key; undefined for an empty set.
-  constexpr unsigned highest() const { return 63u - static_cast<unsigned>(std::countl_zero(bits_)); }
+  constexpr unsigned highest() const {
+    return 63u - static_cast<unsigned>(std::countl_zero(bits_));
+  }
   constexpr uint64_t raw() const { return bits_; }
   constexpr DispatchKeySet backends_only() const {
     return DispatchKeySet(bits_ & ((uint64_t{1} << device_types::kMaxBackends) - 1));

@@ -32,7 +32,7 @@ inline uint16_t float_to_half_bits(float f) {
   const uint32_t x = detail::float_bits(f);
   const uint32_t sign = (x >> 16) & 0x8000u;
   const uint32_t abs = x & 0x7fffffffu;
-  if (abs > 0x7f800000u) return static_cast<uint16_t>(sign | 0x7e00u);  // NaN (quiet)
+  if (abs > 0x7f800000u) return static_cast<uint16_t>(sign | 0x7e00u);   // NaN (quiet)
   if (abs >= 0x477ff000u) return static_cast<uint16_t>(sign | 0x7c00u);  // overflow -> inf
   if (abs < 0x38800000u) {  // result is subnormal or zero: 2^-14 > |f|
     // Add a magic value so the FPU does the rounding into the subnormal position.
