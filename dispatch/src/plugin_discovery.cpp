@@ -1,7 +1,9 @@
 // Plugin discovery: explicit files, search paths, BACKPLANE_PLUGIN_PATH, then the install's
-// plugin folder; every candidate loaded once and reported.
+// plugin folder; every candidate loaded once and reported. Also the "zero usable backends"
+// check and the runtime's own version information.
+#include "runtime_impl.hpp"
+
 #include "backplane/core/error.hpp"
-#include "backplane/dispatch/runtime.hpp"
 
 #include <fmt/format.h>
 
@@ -10,6 +12,10 @@
 #include <set>
 #include <string_view>
 
+// Both come from the build (CMakeLists.txt): the project's version and the install prefix.
+#ifndef BP_VERSION
+#error "BP_VERSION (the project's version) must be defined by the build"
+#endif
 #ifndef BP_INSTALL_PLUGIN_DIR
 #define BP_INSTALL_PLUGIN_DIR "/usr/local/lib/backplane/plugins"
 #endif
@@ -50,10 +56,48 @@ std::vector<fs::path> split_path_list(std::string_view list) {
   return dirs;
 }
 
+// The message of require_usable_backend: every candidate with its status and reason.
+std::string no_usable_backend_message(const std::vector<PluginLoadReport>& tried,
+                                      const std::vector<fs::path>& searched) {
+  std::string text =
+      "no usable backend: no loaded plugin other than the built-in reference has a device";
+  if (tried.empty()) {
+    text += "; no plugin was found";
+    if (!searched.empty()) {
+      std::vector<std::string> dirs;
+      for (const fs::path& d : searched) dirs.push_back(d.string());
+      text += fmt::format(" (searched: {})", fmt::join(dirs, ", "));
+    }
+    return text + "; name plugin files or directories, or set BACKPLANE_PLUGIN_PATH";
+  }
+  text += fmt::format("; tried {} plugin(s):", tried.size());
+  for (const PluginLoadReport& r : tried) {
+    const bool named = !r.path.empty() && r.plugin != r.path;
+    text += fmt::format("\n  {}{}{}{}: {}{}{}", r.plugin, named ? " (" : "", named ? r.path : "",
+                        named ? ")" : "", to_string(r.status), r.message.empty() ? "" : ": ",
+                        r.message);
+  }
+  return text;
+}
+
+bool has_usable_backend() {
+  for (const BackendInfo& b : backends())
+    if (b.type != device_types::Reference && b.device_count > 0) return true;
+  return false;
+}
+
 }  // namespace
 
 fs::path install_plugin_dir() {
   return fs::path(BP_INSTALL_PLUGIN_DIR);
+}
+
+RuntimeInfo runtime_info() {
+  return RuntimeInfo{BP_VERSION, BP_ABI_MAJOR, BP_ABI_MINOR, install_plugin_dir()};
+}
+
+void require_usable_backend(const std::vector<PluginLoadReport>& tried) {
+  if (!has_usable_backend()) BP_FAIL(ErrorCode::Device, "{}", no_usable_backend_message(tried, {}));
 }
 
 std::vector<PluginLoadReport> discover_plugins(const DiscoveryOptions& options) {
@@ -72,12 +116,12 @@ std::vector<PluginLoadReport> discover_plugins(const DiscoveryOptions& options) 
     std::error_code ec;
     const fs::path canonical = fs::weakly_canonical(file, ec);
     if (!seen.insert(ec ? file : canonical).second) continue;  // found twice: load once
-    PluginLoadReport report = load_plugin(file);
-    if (options.warn && report.status == LoadStatus::Failed)
-      fmt::print(stderr, "backplane: warning: plugin {} failed to load: {}\n", report.plugin,
-                 report.message);
+    PluginLoadReport report = detail::open_plugin(file);
+    if (options.warn) detail::warn_if_unusable(report);
     reports.push_back(std::move(report));
   }
+  if (options.require_device && !has_usable_backend())
+    BP_FAIL(ErrorCode::Device, "{}", no_usable_backend_message(reports, dirs));
   return reports;
 }
 

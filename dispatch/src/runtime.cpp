@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
 
 extern "C" const bp_plugin_descriptor* bp_reference_plugin_query(void);
@@ -62,6 +63,35 @@ std::string_view status_name(bp_status status) {
     default:
       return "unknown status";
   }
+}
+
+// The sizes of the ABI 1.0 structs: the smallest a plugin of this major may pass. Pinned to
+// the last 1.0 member, not to sizeof, so that appending members in a later minor keeps
+// accepting plugins built against 1.0 (they pass the smaller struct_size).
+constexpr size_t kDescriptorSizeV1_0 =
+    offsetof(bp_plugin_descriptor, shutdown) + sizeof(bp_plugin_descriptor::shutdown);
+constexpr size_t kDeviceApiSizeV1_0 =
+    offsetof(bp_device_api, synchronize) + sizeof(bp_device_api::synchronize);
+
+// What is wrong with a device API: "" when usable, else the missing required functions.
+std::string missing_device_api_slots(const bp_device_api* api) {
+  if (!api) return "the device API is NULL";
+  if (api->struct_size < kDeviceApiSizeV1_0)
+    return fmt::format(
+        "bp_device_api struct_size {} is smaller than the ABI {}.0 struct ({} "
+        "bytes)",
+        api->struct_size, BP_ABI_MAJOR, kDeviceApiSizeV1_0);
+  std::vector<std::string_view> missing;
+  if (!api->device_count) missing.push_back("device_count");
+  if (!api->device_properties) missing.push_back("device_properties");
+  if (!api->alloc) missing.push_back("alloc");
+  if (!api->free) missing.push_back("free");
+  if (!api->copy) missing.push_back("copy");
+  if (missing.empty()) return {};
+  return fmt::format(
+      "the device API has no {} (device_count, device_properties, alloc, free "
+      "and copy are required)",
+      fmt::join(missing, ", "));
 }
 
 // ---- host API trampolines: C entry points that never let an exception escape ----------
@@ -169,37 +199,73 @@ std::string Runtime::plugin_name(uint32_t plugin) const {
   return plugin < plugins_.size() ? plugins_[plugin]->name : std::string("?");
 }
 
-PluginLoadReport Runtime::add_plugin(const bp_plugin_descriptor* d, std::string_view origin) {
+namespace {
+
+// A C string from a plugin, read with a bound (a broken plugin may hand out garbage).
+std::string bounded(const char* text) {
+  return text ? std::string(text, strnlen(text, 256)) : std::string();
+}
+
+// The report's fields that come from the descriptor, filled as far as it is readable.
+PluginLoadReport report_for(const bp_plugin_descriptor* d, std::string_view origin,
+                            std::string_view path) {
+  PluginLoadReport r;
+  r.plugin = std::string(origin);
+  r.path = std::string(path);
+  if (!d) return r;
+  if (d->struct_size >= offsetof(bp_plugin_descriptor, abi_minor) + sizeof(d->abi_minor)) {
+    r.abi_major = d->abi_major;
+    r.abi_minor = d->abi_minor;
+  }
+  if (d->struct_size >= kDescriptorSizeV1_0) {
+    if (std::string name = bounded(d->name); !name.empty()) r.plugin = std::move(name);
+    r.version = bounded(d->version);
+    r.vendor = bounded(d->vendor);
+  }
+  return r;
+}
+
+}  // namespace
+
+void Runtime::record(const PluginLoadReport& report) {
   std::lock_guard lock(mu_);
-  auto record_report = [&](PluginLoadReport r) {
-    reports_.push_back(r);
-    return r;
+  reports_.push_back(report);
+}
+
+PluginLoadReport Runtime::add_plugin(const bp_plugin_descriptor* d, std::string_view origin,
+                                     std::string_view path) {
+  std::lock_guard lock(mu_);
+  PluginLoadReport report = report_for(d, origin, path);
+  auto finish = [&](LoadStatus status, std::string message) {
+    report.status = status;
+    report.message = std::move(message);
+    reports_.push_back(report);
+    return report;
   };
-  if (!d) return record_report({std::string(origin), LoadStatus::Failed, "the descriptor is NULL"});
-  if (d->struct_size < offsetof(bp_plugin_descriptor, shutdown) + sizeof(d->shutdown))
-    return record_report({std::string(origin), LoadStatus::Failed,
-                          fmt::format("descriptor struct_size {} is smaller than the ABI 1.0 "
-                                      "descriptor ({} bytes)",
-                                      d->struct_size, sizeof(bp_plugin_descriptor))});
-  const std::string name = d->name ? std::string(d->name, strnlen(d->name, 128)) : "";
+  if (!d) return finish(LoadStatus::Failed, "the descriptor is NULL");
+  if (d->struct_size < kDescriptorSizeV1_0)
+    return finish(LoadStatus::Failed,
+                  fmt::format("descriptor struct_size {} is smaller than the ABI {}.0 "
+                              "descriptor ({} bytes)",
+                              d->struct_size, BP_ABI_MAJOR, kDescriptorSizeV1_0));
+  const std::string name = bounded(d->name);
   if (name.empty() || !d->init)
-    return record_report({std::string(origin), LoadStatus::Failed,
-                          "the descriptor has no name or no init function"});
+    return finish(LoadStatus::Failed, "the descriptor has no name or no init function");
   if (d->abi_major != BP_ABI_MAJOR)
-    return record_report({name, LoadStatus::Refused,
-                          fmt::format("plugin ABI {}.{} is incompatible with the runtime's "
-                                      "ABI {}.{} (the major version must match)",
-                                      d->abi_major, d->abi_minor, BP_ABI_MAJOR, BP_ABI_MINOR)});
+    return finish(LoadStatus::Refused,
+                  fmt::format("built against ABI {}.{}, this runtime provides {}.{}: the major "
+                              "version must match",
+                              d->abi_major, d->abi_minor, BP_ABI_MAJOR, BP_ABI_MINOR));
   if (d->abi_minor > BP_ABI_MINOR)
-    return record_report({name, LoadStatus::Refused,
-                          fmt::format("plugin needs ABI {}.{} but this runtime provides {}.{}: "
-                                      "update Backplane",
-                                      d->abi_major, d->abi_minor, BP_ABI_MAJOR, BP_ABI_MINOR)});
+    return finish(LoadStatus::Refused,
+                  fmt::format("built against ABI {}.{}, this runtime provides {}.{}: a plugin "
+                              "newer than the runtime is refused (update Backplane)",
+                              d->abi_major, d->abi_minor, BP_ABI_MAJOR, BP_ABI_MINOR));
   for (const auto& p : plugins_)
     if (p->active && p->name == name)
-      return record_report(
-          {name, LoadStatus::Refused,
-           fmt::format("a plugin named '{}' is already loaded (from {})", name, p->origin)});
+      return finish(LoadStatus::Refused, fmt::format("a plugin named '{}' is already loaded "
+                                                     "(from {})",
+                                                     name, p->origin));
 
   const uint32_t index = static_cast<uint32_t>(plugins_.size());
   auto rec = std::make_unique<PluginRecord>();
@@ -207,7 +273,7 @@ PluginLoadReport Runtime::add_plugin(const bp_plugin_descriptor* d, std::string_
   rec->origin = std::string(origin);
   rec->descriptor = d;
   rec->active = true;
-  rec->host_ctx = std::make_unique<HostContext>(HostContext{this, index});
+  rec->host_ctx = std::make_unique<HostContext>(HostContext{this, index, {}});
   rec->host_api =
       bp_host_api{sizeof(bp_host_api),   BP_ABI_MAJOR,         BP_ABI_MINOR,   rec->host_ctx.get(),
                   host_register_backend, host_register_kernel, host_set_error, host_log};
@@ -217,31 +283,59 @@ PluginLoadReport Runtime::add_plugin(const bp_plugin_descriptor* d, std::string_
   thread_plugin_error() = {};
   initializing_ = plugin.host_ctx.get();
   bp_status status = BP_ERR_INTERNAL;
+  // Letting an exception out of init is undefined behaviour by the ABI (init is a C
+  // function). With a plugin built by the same toolchain against the shared libstdc++ and
+  // libgcc_s, the exception unwinds into this frame and is caught here; the plugin is then
+  // broken and never trusted. A plugin with another C++ runtime may terminate the process
+  // instead: plugins must catch their exceptions (docs/dispatch.md).
   try {
     status = d->init(&plugin.host_api, "");
+  } catch (const std::exception& e) {
+    thread_plugin_error() = {
+        BP_ERR_INTERNAL,
+        fmt::format("init let a C++ exception escape across the C ABI: {}", e.what())};
   } catch (...) {
-    // A C++ exception crossed the C boundary: the plugin is broken; never trust it.
-    thread_plugin_error() = {BP_ERR_INTERNAL, "init threw a C++ exception across the C ABI"};
+    thread_plugin_error() = {BP_ERR_INTERNAL,
+                             "init let a C++ exception escape across the C ABI (not a "
+                             "std::exception)"};
   }
   initializing_ = nullptr;
-  if (status != BP_OK) {
-    PluginError err = std::exchange(thread_plugin_error(), {});
+  PluginError err = std::exchange(thread_plugin_error(), {});
+  if (status != BP_OK || !plugin.host_ctx->refusal.empty()) {
     remove_plugin_locked(index);
     plugin.active = false;
-    return record_report(
-        {name, LoadStatus::Failed,
-         fmt::format("init failed with status {} ({}){}{}", status, status_name(status),
-                     err.message.empty() ? "" : ": ", err.message)});
+    // shutdown follows a successful init only: a failing init cleans up before returning.
+    if (status == BP_OK && d->shutdown) call_shutdown(plugin);
+    if (!plugin.host_ctx->refusal.empty())
+      return finish(LoadStatus::Refused, plugin.host_ctx->refusal);
+    return finish(LoadStatus::Failed,
+                  fmt::format("init failed with status {} ({}){}{}", status, status_name(status),
+                              err.message.empty() ? "" : ": ", err.message));
   }
+  std::vector<std::string> reasons;  // "backend: reason" of each backend without devices
   int devices = 0;
-  std::string reason;
   for (DeviceType t : plugin.backends) {
-    devices += backends_[t].load()->device_count;
-    if (backends_[t].load()->device_count == 0) reason = backends_[t].load()->no_device_reason;
+    const Backend& b = *backends_[t].load();
+    report.backends.push_back(b.name);
+    devices += b.device_count;
+    if (b.device_count == 0) reasons.push_back(b.name + ": " + b.no_device_reason);
   }
-  if (devices == 0 && !plugin.backends.empty())
-    return record_report({name, LoadStatus::NoDevices, reason});
-  return record_report({name, LoadStatus::Loaded, ""});
+  if (plugin.backends.empty()) return finish(LoadStatus::NoDevices, "init registered no backend");
+  if (devices > 0) return finish(LoadStatus::Loaded, "");
+  // One backend (the common case): its reason as the plugin wrote it.
+  if (plugin.backends.size() == 1)
+    return finish(LoadStatus::NoDevices, backends_[plugin.backends[0]].load()->no_device_reason);
+  return finish(LoadStatus::NoDevices, fmt::format("{}", fmt::join(reasons, "; ")));
+}
+
+void Runtime::call_shutdown(PluginRecord& plugin) {
+  try {
+    plugin.descriptor->shutdown();
+  } catch (...) {
+    // Same undefined behaviour as in init; nothing is left to roll back.
+    fmt::print(stderr, "backplane: warning: plugin {} let a C++ exception escape shutdown\n",
+               plugin.name);
+  }
 }
 
 bp_status Runtime::register_backend(HostContext* h, const char* name, const bp_device_api* api,
@@ -251,11 +345,13 @@ bp_status Runtime::register_backend(HostContext* h, const char* name, const bp_d
                              "register_backend may only be called from the plugin's init"};
     return BP_ERR_INVALID_ARGUMENT;
   }
-  if (!name || !api || !out_id || api->struct_size < sizeof(bp_device_api) || !api->device_count ||
-      !api->device_properties || !api->alloc || !api->free || !api->copy) {
+  if (!name || !out_id) {
+    thread_plugin_error() = {BP_ERR_INVALID_ARGUMENT, "register_backend: NULL name or out_id"};
+    return BP_ERR_INVALID_ARGUMENT;
+  }
+  if (std::string missing = missing_device_api_slots(api); !missing.empty()) {
     thread_plugin_error() = {BP_ERR_INVALID_ARGUMENT,
-                             "register_backend: name, out_id and a complete device API "
-                             "(device_count, device_properties, alloc, free, copy) are required"};
+                             fmt::format("register_backend('{}'): {}", name, missing)};
     return BP_ERR_INVALID_ARGUMENT;
   }
   DeviceType type;
@@ -266,9 +362,9 @@ bp_status Runtime::register_backend(HostContext* h, const char* name, const bp_d
     return BP_ERR_INVALID_ARGUMENT;
   }
   if (backend(type)) {
-    thread_plugin_error() = {BP_ERR_INVALID_ARGUMENT,
-                             fmt::format("backend '{}' is already registered by plugin '{}'", name,
-                                         plugins_[backend(type)->plugin]->name)};
+    h->refusal = fmt::format("backend '{}' is already registered by plugin '{}'", name,
+                             plugins_[backend(type)->plugin]->name);
+    thread_plugin_error() = {BP_ERR_INVALID_ARGUMENT, h->refusal};
     return BP_ERR_INVALID_ARGUMENT;
   }
   auto b = std::make_unique<Backend>();
@@ -281,12 +377,14 @@ bp_status Runtime::register_backend(HostContext* h, const char* name, const bp_d
   const char* reason = nullptr;
   bp_status s = api->device_count(ctx, &count, &reason);
   if (s != BP_OK || count < 0) {
-    b->no_device_reason = thread_plugin_error().message.empty()
-                              ? fmt::format("device_count returned status {}", s)
-                              : thread_plugin_error().message;
+    // A failing device_count (no driver, say) is "no devices", not a broken plugin.
+    PluginError err = std::exchange(thread_plugin_error(), {});
+    b->no_device_reason = !err.message.empty() ? err.message
+                                               : fmt::format("device_count returned status {} ({})",
+                                                             s, status_name(s));
     count = 0;
   } else if (count == 0) {
-    b->no_device_reason = reason ? reason : "the backend reported no devices";
+    b->no_device_reason = reason ? bounded(reason) : "the backend reported no devices";
   }
   for (int32_t i = 0; i < count; ++i) {
     bp_device_props props{};
@@ -375,7 +473,7 @@ void Runtime::remove_plugin(std::string_view name) {
     if (rec.active && rec.name == name) {
       remove_plugin_locked(i);
       rec.active = false;
-      if (rec.descriptor->shutdown) rec.descriptor->shutdown();
+      if (rec.descriptor->shutdown) call_shutdown(rec);
       return;
     }
   }

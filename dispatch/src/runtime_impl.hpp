@@ -75,6 +75,9 @@ class Runtime;
 struct HostContext {
   Runtime* runtime = nullptr;  // not Runtime::get(): init runs inside the runtime's constructor
   uint32_t plugin = 0;
+  // Set by register_backend when the backend name is taken: the plugin is then refused
+  // (not failed), whatever its init returns.
+  std::string refusal;
 };
 
 struct PluginRecord {
@@ -102,7 +105,12 @@ class Runtime {
   Allocator& allocator(Device device);
   Device default_device() const;
 
-  PluginLoadReport add_plugin(const bp_plugin_descriptor* d, std::string_view origin);
+  // `origin` names the plugin's source in messages; `path` is its library ("" if built in).
+  PluginLoadReport add_plugin(const bp_plugin_descriptor* d, std::string_view origin,
+                              std::string_view path = {});
+  // Appends the report of a candidate that never reached add_plugin (no such file, not a
+  // library, no entry symbol) so plugin_reports() lists every candidate.
+  void record(const PluginLoadReport& report);
   void remove_plugin(std::string_view name);
   std::vector<PluginLoadReport> reports() const;
   std::vector<BackendInfo> backend_infos() const;
@@ -118,6 +126,7 @@ class Runtime {
   Runtime();
   void publish(OpId op, const OpTable& table);  // mutex held
   void remove_plugin_locked(uint32_t plugin);   // mutex held
+  static void call_shutdown(PluginRecord& plugin);
 
   mutable std::mutex mu_;
   std::unique_ptr<std::atomic<const OpTable*>[]> tables_;
@@ -139,6 +148,11 @@ PluginError& thread_plugin_error();
 
 // "f32, f64" for a bp_dtype_mask ("all dtypes" when every bit is set).
 std::string dtype_mask_names(uint32_t mask);
+
+// load_plugin without the warning (discovery prints its own, per its options).
+PluginLoadReport open_plugin(const std::filesystem::path& path);
+// The one stderr line for a refused or failed plugin; nothing for loaded / no-devices.
+void warn_if_unusable(const PluginLoadReport& report);
 
 // Throws bp::Error for a non-OK status, using the plugin's message when it set one.
 // `what` says what was called: "add.Tensor on reference:0", "alloc on cuda:0".

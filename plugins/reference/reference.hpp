@@ -6,6 +6,7 @@
 #pragma once
 
 #include <backplane/plugin.h>
+#include <backplane/sdk/dtype.hpp>
 #include <backplane/sdk/half.hpp>
 
 #include <cstdint>
@@ -27,10 +28,7 @@ extern const bp_host_api* g_host;
 bp_status fail(bp_status code, const std::string& message);
 
 // ---- dtypes --------------------------------------------------------------------------
-template <typename T>
-struct TypeTag {
-  using type = T;
-};
+using sdk::TypeTag;
 
 size_t dtype_size(bp_dtype dtype);
 const char* dtype_name(bp_dtype dtype);
@@ -38,33 +36,9 @@ inline bool is_floating(bp_dtype d) {
   return d == BP_DTYPE_F16 || d == BP_DTYPE_BF16 || d == BP_DTYPE_F32 || d == BP_DTYPE_F64;
 }
 
-// Calls f(TypeTag<T>{}) with the C++ storage type of `dtype` (bool, int8_t, uint8_t,
-// int16_t, int32_t, int64_t, Half, BFloat16, float, double).
-template <typename F>
-decltype(auto) visit_dtype(bp_dtype dtype, F&& f) {
-  switch (dtype) {
-    case BP_DTYPE_BOOL:
-      return f(TypeTag<bool>{});
-    case BP_DTYPE_I8:
-      return f(TypeTag<int8_t>{});
-    case BP_DTYPE_U8:
-      return f(TypeTag<uint8_t>{});
-    case BP_DTYPE_I16:
-      return f(TypeTag<int16_t>{});
-    case BP_DTYPE_I32:
-      return f(TypeTag<int32_t>{});
-    case BP_DTYPE_I64:
-      return f(TypeTag<int64_t>{});
-    case BP_DTYPE_F16:
-      return f(TypeTag<Half>{});
-    case BP_DTYPE_BF16:
-      return f(TypeTag<BFloat16>{});
-    case BP_DTYPE_F32:
-      return f(TypeTag<float>{});
-    default:
-      return f(TypeTag<double>{});
-  }
-}
+// visit_dtype(dtype, f) calls f(TypeTag<T>{}) with the C++ storage type of `dtype` (bool,
+// int8_t, uint8_t, int16_t, int32_t, int64_t, Half, BFloat16, float, double).
+using sdk::visit_dtype;
 
 template <typename T>
 inline constexpr bool kIsFloating =

@@ -45,12 +45,16 @@ TEST_CASE("a plugin of another ABI major is refused") {
   CHECK_FALSE(test_dev_registered());
 }
 
+static_assert(BP_ABI_MAJOR == 1 && BP_ABI_MINOR == 0, "update the expected ABI versions");
+
 TEST_CASE("a plugin built against a newer minor is refused with both versions") {
   bp_plugin_descriptor d = copy_of_test_descriptor();
   d.abi_minor = BP_ABI_MINOR + 1;
   auto r = bp::register_plugin(&d, "newer.so");
   CHECK(r.status == bp::LoadStatus::Refused);
-  CHECK(r.message.find("update Backplane") != std::string::npos);
+  CHECK(r.message.starts_with("built against ABI 1.1, this runtime provides 1.0"));
+  CHECK(r.abi_minor == BP_ABI_MINOR + 1);
+  CHECK(r.path.empty());  // registered from a descriptor, not a library file
 }
 
 TEST_CASE("an init that fails is reported with the plugin's message and rolled back") {
@@ -83,6 +87,7 @@ TEST_CASE("a backend without devices is reported as no-devices with its reason")
                                "nodev.so");
   CHECK(r.status == bp::LoadStatus::NoDevices);
   CHECK(r.message == "test: no hardware attached");
+  CHECK(r.backends == std::vector<std::string>{"test_dev"});
   std::string msg;
   try {
     bp::empty({1}, bp::ScalarType::Float32, bp::Device::parse("test_dev:0"));

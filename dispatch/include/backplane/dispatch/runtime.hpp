@@ -35,26 +35,50 @@ struct DeviceInfo {
   uint32_t dtypes = 0;  // bp_dtype_mask
 };
 
+// What happened to one plugin candidate (docs/dispatch.md, "Loading plugins"):
+//   loaded      init succeeded and at least one of its backends has a device;
+//   refused     a working plugin the runtime will not take: another ABI major, a newer ABI
+//               minor, or a plugin or backend name that is already loaded;
+//   failed      not a plugin, or a broken one: missing file, not a loadable library, no
+//               entry symbol, a bad descriptor, an incomplete device API, an init error;
+//   no-devices  init succeeded but every backend it registered reports 0 devices (or it
+//               registered none); its backends stay registered and say why on use.
+// A refused or failed plugin leaves nothing registered.
 enum class LoadStatus { Loaded, Refused, Failed, NoDevices };
-std::string_view to_string(LoadStatus s);
+std::string_view to_string(LoadStatus s);  // "loaded", "refused", "failed", "no-devices"
 
 struct PluginLoadReport {
   std::string plugin;  // descriptor name, or the path when the descriptor is unusable
   LoadStatus status = LoadStatus::Failed;
-  std::string message;  // why it was refused / failed / has no devices
+  std::string message;  // why it was refused / failed / has no devices; "" when loaded
+  std::string path;     // absolute library file; "" for a built-in plugin (register_plugin)
+  std::string version;  // descriptor version ("" when the descriptor was unusable)
+  std::string vendor;
+  uint32_t abi_major = 0;  // the ABI the plugin was built against (0 if unknown)
+  uint32_t abi_minor = 0;
+  std::vector<std::string> backends;  // backend names it registered (loaded / no-devices)
 };
 
 // Registers a plugin from its descriptor (what bp_plugin_query returned): checks the
-// descriptor, negotiates the ABI version and calls init. Never throws for a broken plugin:
-// the report says what happened, and a failed plugin leaves nothing registered.
+// descriptor, negotiates the ABI version and calls init. Never throws and never prints for
+// a broken plugin: the report says what happened, and a refused or failed plugin leaves
+// nothing registered. `origin` names where the descriptor came from in messages.
 PluginLoadReport register_plugin(const bp_plugin_descriptor* descriptor,
                                  std::string_view origin = "built-in");
+
+struct LoadOptions {
+  bool warn = true;  // one line on stderr when the plugin is refused or fails
+};
+
 // Opens the shared library at `path` (made absolute; never searched for), finds its
 // bp_plugin_query entry and registers the descriptor it returns. Never throws for a broken
-// library: "not a shared library" and "no entry symbol" are `failed` reports carrying the
-// loader's (dlerror) text. The library stays loaded until exit, even after
-// unregister_plugin, so tensors and function pointers it handed out stay valid.
-PluginLoadReport load_plugin(const std::filesystem::path& path);
+// library: "no such file", "not a shared library" (including a truncated file, checked
+// before dlopen, which would crash on it) and "no entry symbol" are `failed` reports
+// carrying the loader's (dlerror) text. Unless options.warn is false, a refused or
+// failed plugin prints exactly one warning line on stderr. The library stays loaded until
+// exit, even after unregister_plugin, so tensors and function pointers it handed out stay
+// valid.
+PluginLoadReport load_plugin(const std::filesystem::path& path, const LoadOptions& options = {});
 
 // Where discover_plugins looks, in this order. In a directory, the plugins are the files
 // named libbackplane_plugin_*.so, loaded in name order.
@@ -63,20 +87,45 @@ struct DiscoveryOptions {
   std::vector<std::filesystem::path> search_paths;  // directories
   bool use_environment = true;  // BACKPLANE_PLUGIN_PATH: directories separated by ':'
   bool use_install_dir = true;  // <prefix>/lib/backplane/plugins of this build's install
-  bool warn = true;             // one line on stderr for each plugin that failed
+  bool warn = true;             // one line on stderr for each plugin refused or failed
+  // The application needs a device other than the built-in reference oracle: after
+  // loading, throw (require_usable_backend) when no loaded backend but the reference one
+  // has a device.
+  bool require_device = false;
 };
 
 // Loads every plugin found (each file once, by canonical path) and returns one report per
-// candidate. A missing directory is skipped silently; a missing explicit file is reported.
+// candidate, in the order tried: loaded, refused, failed and no-devices alike. A missing
+// directory is skipped silently; a missing explicit file is reported. A broken plugin never
+// stops the others. Throws bp::Error only for options.require_device.
 std::vector<PluginLoadReport> discover_plugins(const DiscoveryOptions& options = {});
+
+// Throws bp::Error (ErrorCode::Device) listing every candidate in `tried` with its status
+// and reason when no loaded backend other than the built-in reference has a device. The
+// reference backend is always there, so it does not count: it is the oracle, not a device
+// to run a model on.
+void require_usable_backend(const std::vector<PluginLoadReport>& tried);
 
 // The install's plugin folder compiled into this build.
 std::filesystem::path install_plugin_dir();
 
-// Removes a plugin's kernels and backends and calls its shutdown. Tensors still allocated
-// on its devices must not be used afterwards. Throws bp::Error for an unknown name.
+// This runtime: its version (the project's), the plugin ABI it provides, and where its
+// installed plugins live.
+struct RuntimeInfo {
+  std::string version;  // "0.1.0"
+  uint32_t abi_major = BP_ABI_MAJOR;
+  uint32_t abi_minor = BP_ABI_MINOR;
+  std::filesystem::path install_plugin_dir;
+};
+RuntimeInfo runtime_info();
+
+// Removes a plugin's kernels and backends and calls its shutdown; the same library may then
+// be loaded again. Calls on its devices fail with bp::Error (the device's backend is not
+// loaded); tensors still allocated on them must not be used afterwards. Throws bp::Error
+// for an unknown name.
 void unregister_plugin(std::string_view plugin_name);
 
+// Every report since start-up, in order (the built-in reference first).
 std::vector<PluginLoadReport> plugin_reports();
 std::vector<BackendInfo> backends();
 std::vector<DeviceInfo> devices();

@@ -1,0 +1,89 @@
+# Install rules (included from the root CMakeLists.txt after every target is defined).
+#
+#   <prefix>/include/backplane/...              core, dispatch and plugin-sdk headers
+#   <prefix>/lib/libbackplane{,_core,_reference}.a   the runtime (static)
+#   <prefix>/lib/backplane/plugins/             loadable plugins (BP_INSTALL_PLUGIN_DIR)
+#   <prefix>/bin/backplane                      the CLI
+#   <prefix>/lib/cmake/Backplane/               find_package(Backplane) -> Backplane::backplane
+#   <prefix>/lib/cmake/BackplanePluginSDK/      find_package(BackplanePluginSDK) ->
+#                                               Backplane::sdk + backplane_add_plugin()
+#   <prefix>/share/backplane/plugin-template/   plugin-sdk/template, to copy
+#
+# The SDK is its own package so that a vendor's build depends on the header-only SDK
+# alone; the runtime package finds it (Backplane::backplane links Backplane::sdk), so each
+# imported target is defined exactly once whichever package is found first.
+include(CMakePackageConfigHelpers)
+
+set(BP_INSTALL_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake)
+# The ABI version the SDK package reports comes from the header itself (one source of truth).
+foreach(part MAJOR MINOR)
+  file(STRINGS ${PROJECT_SOURCE_DIR}/plugin-sdk/include/backplane/plugin.h line
+       REGEX "^#define BP_ABI_${part} [0-9]+")
+  string(REGEX REPLACE "^#define BP_ABI_${part} ([0-9]+).*" "\\1" BP_ABI_${part} "${line}")
+endforeach()
+set(BP_INSTALL_PLUGIN_SUBDIR ${CMAKE_INSTALL_LIBDIR}/backplane/plugins)
+
+# ---- headers: three source trees merge into <prefix>/include/backplane ----
+foreach(dir core/include dispatch/include plugin-sdk/include)
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+          COMPONENT development FILES_MATCHING PATTERN "*.h" PATTERN "*.hpp")
+endforeach()
+
+# ---- the plugin SDK package ----
+set_target_properties(backplane_sdk PROPERTIES EXPORT_NAME sdk)
+install(TARGETS backplane_sdk EXPORT BackplanePluginSDKTargets)
+install(EXPORT BackplanePluginSDKTargets NAMESPACE Backplane::
+        DESTINATION ${BP_INSTALL_CMAKE_DIR}/BackplanePluginSDK COMPONENT development)
+configure_package_config_file(
+  ${PROJECT_SOURCE_DIR}/cmake/BackplanePluginSDKConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/cmake/BackplanePluginSDKConfig.cmake
+  INSTALL_DESTINATION ${BP_INSTALL_CMAKE_DIR}/BackplanePluginSDK
+  PATH_VARS BP_INSTALL_PLUGIN_SUBDIR)
+# Header-only: usable by a build of any pointer size.
+write_basic_package_version_file(
+  ${PROJECT_BINARY_DIR}/cmake/BackplanePluginSDKConfigVersion.cmake
+  COMPATIBILITY SameMajorVersion ARCH_INDEPENDENT)
+install(FILES ${PROJECT_BINARY_DIR}/cmake/BackplanePluginSDKConfig.cmake
+              ${PROJECT_BINARY_DIR}/cmake/BackplanePluginSDKConfigVersion.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/BackplanePluginSDK.cmake
+        DESTINATION ${BP_INSTALL_CMAKE_DIR}/BackplanePluginSDK COMPONENT development)
+
+# ---- the runtime package ----
+set_target_properties(backplane PROPERTIES EXPORT_NAME backplane)
+set_target_properties(backplane_core PROPERTIES EXPORT_NAME core)
+set_target_properties(backplane_reference PROPERTIES EXPORT_NAME reference)
+# Backplane::cli is the installed `backplane` program, for a vendor's tests to run
+# `$<TARGET_FILE:Backplane::cli> info --plugin ...`.
+set_target_properties(backplane_cli PROPERTIES EXPORT_NAME cli)
+install(TARGETS backplane backplane_core backplane_reference backplane_cli
+        EXPORT BackplaneTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT development
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime
+        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime)
+install(EXPORT BackplaneTargets NAMESPACE Backplane::
+        DESTINATION ${BP_INSTALL_CMAKE_DIR}/Backplane COMPONENT development)
+configure_package_config_file(
+  ${PROJECT_SOURCE_DIR}/cmake/BackplaneConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/cmake/BackplaneConfig.cmake
+  INSTALL_DESTINATION ${BP_INSTALL_CMAKE_DIR}/Backplane
+  PATH_VARS BP_INSTALL_PLUGIN_SUBDIR)
+write_basic_package_version_file(
+  ${PROJECT_BINARY_DIR}/cmake/BackplaneConfigVersion.cmake
+  COMPATIBILITY SameMajorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/cmake/BackplaneConfig.cmake
+              ${PROJECT_BINARY_DIR}/cmake/BackplaneConfigVersion.cmake
+        DESTINATION ${BP_INSTALL_CMAKE_DIR}/Backplane COMPONENT development)
+
+# ---- the loadable plugins ----
+# The reference backend is not installed as a loadable plugin: it is built into the runtime,
+# so discovery would find a second plugin named "reference" and report it refused on every
+# run. Its module build (build/plugins/) exists for the loader tests.
+if(TARGET backplane_plugin_cpu)
+  install(TARGETS backplane_plugin_cpu LIBRARY DESTINATION ${BP_INSTALL_PLUGIN_SUBDIR}
+          COMPONENT runtime)
+endif()
+
+# ---- the template plugin, for vendors who start from the installed SDK ----
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/plugin-sdk/template/
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/backplane/plugin-template COMPONENT development
+        PATTERN "build" EXCLUDE)

@@ -1,0 +1,25 @@
+// The template device's kernels and the function that registers them. Each kernel is the
+// out-variant of its op: the op's arguments in schema order, then the outputs, which the
+// runtime has already allocated with the op's shape and dtype (docs/ops.md, "What a kernel
+// receives").
+#pragma once
+
+#include <backplane/sdk/sdk.hpp>
+
+#include <cstdint>
+
+namespace template_device {
+
+// add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
+void add_f32(bp::sdk::TensorArg self, bp::sdk::TensorArg other, bp::sdk::Scalar alpha,
+             bp::sdk::TensorArg out);
+// mul.Tensor(Tensor self, Tensor other) -> Tensor
+void mul_f32(bp::sdk::TensorArg self, bp::sdk::TensorArg other, bp::sdk::TensorArg out);
+// relu(Tensor self) -> Tensor
+void relu_f32(bp::sdk::TensorArg self, bp::sdk::TensorArg out);
+
+// Registers the kernels above for `backend` (f32 only: other dtypes of these ops then
+// fail with an error naming the op, the device and the backends that have it).
+void register_kernels(bp::sdk::Host& host, uint32_t backend);
+
+}  // namespace template_device

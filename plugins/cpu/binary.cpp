@@ -1,0 +1,548 @@
+// CPU kernels for the elementwise binary ops: add sub mul div (true and with a rounding
+// mode) pow maximum minimum, the comparisons eq ne lt le gt ge, logical_and logical_or,
+// and where.self and clamp, which share the same iterator. Registered dtypes are the
+// reference backend's. The host has expanded the inputs to the output's shape (broadcast
+// dims have stride 0) and converted them to the compute dtype. f32/f64 arithmetic runs the
+// Highway loops of simd_binary.cpp (including rows where one operand is broadcast);
+// f16/bf16 are computed in f32 blocks and rounded once; integers wrap like PyTorch.
+#include "elementwise.hpp"
+#include "loops.hpp"
+#include "simd.hpp"
+
+#include <atomic>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <string>
+
+namespace bp::cpu {
+namespace {
+
+enum class Rounding { kNone, kTrunc, kFloor };
+
+// Per-call values an op may need (alpha of add/sub, the rounding mode of div).
+struct Params {
+  double alpha = 1.0;   // floating alpha (rounded to float for f16/bf16/f32, as PyTorch)
+  int64_t alpha_i = 1;  // integral alpha, already converted to the compute dtype
+  bool alpha_b = true;  // bool alpha
+  bool scaled = false;  // alpha != 1
+  Rounding mode = Rounding::kNone;
+};
+
+// out[i] = Op(a[i * as], b[i * bs]) on compute values, as and bs in {0, 1}.
+template <typename Op, typename C, typename R>
+void compute_row(const C* a, int64_t as, const C* b, int64_t bs, R* out, int64_t n,
+                 const Params& prm) {
+  if constexpr (std::is_floating_point_v<C> && std::is_same_v<C, R> && Op::kSimd) {
+    simd::binary(Op::simd_op(prm), a, as, b, bs, out, n, static_cast<C>(prm.alpha));
+  } else {
+    for (int64_t i = 0; i < n; ++i) out[i] = Op::scalar(a[i * as], b[i * bs], prm);
+  }
+}
+
+// An input row as compute values: (pointer, step) with step 0 for a broadcast operand.
+template <typename T>
+inline const Compute<T>* load_operand(const char* src, int64_t stride, int64_t n, Compute<T>* buf,
+                                      int64_t* step) {
+  *step = stride == 0 ? 0 : 1;
+  return load_row<T>(src, stride, stride == 0 ? 1 : n, buf);
+}
+
+// One row: p[0] the output, p[1] self, p[2] other (storage type T).
+template <typename Op, typename T>
+void binary_row(char* const* p, const int64_t* s, int64_t n, bp_dtype out_dtype,
+                const Params& prm) {
+  using C = Compute<T>;
+  using RT = typename Op::template Out<T>;
+  using RC = Compute<RT>;
+  constexpr int64_t kSize = sizeof(T);
+  if constexpr (std::is_same_v<T, C> && std::is_same_v<RT, RC>) {
+    if (out_dtype == dtype_of<RT>() && s[0] == static_cast<int64_t>(sizeof(RT)) &&
+        (s[1] == 0 || s[1] == kSize) && (s[2] == 0 || s[2] == kSize)) {
+      compute_row<Op>(reinterpret_cast<const C*>(p[1]), s[1] ? 1 : 0,
+                      reinterpret_cast<const C*>(p[2]), s[2] ? 1 : 0, reinterpret_cast<RC*>(p[0]),
+                      n, prm);
+      return;
+    }
+  }
+  C a_buf[kBlock], b_buf[kBlock];
+  RC out_buf[kBlock];
+  for (int64_t i = 0; i < n; i += kBlock) {
+    const int64_t m = std::min(kBlock, n - i);
+    int64_t as = 0, bs = 0;
+    const C* a = load_operand<T>(p[1] + i * s[1], s[1], m, a_buf, &as);
+    const C* b = load_operand<T>(p[2] + i * s[2], s[2], m, b_buf, &bs);
+    compute_row<Op>(a, as, b, bs, out_buf, m, prm);
+    store_row<RT>(out_buf, p[0] + i * s[0], s[0], m, out_dtype);
+  }
+}
+
+bp_status fail_shapes(const bp_call* c) {
+  return fail(BP_ERR_INVALID_ARGUMENT,
+              std::string(c->op_name) +
+                  ": the inputs must have the output's shape (the host expands them)");
+}
+
+bp_status check_same_dtype(const bp_call* c, const bp_tensor* a, const bp_tensor* b) {
+  if (a->dtype == b->dtype) return BP_OK;
+  return fail(BP_ERR_INVALID_ARGUMENT, std::string(c->op_name) + ": argument 'other' has dtype " +
+                                           dtype_name(b->dtype) + " but 'self' has " +
+                                           dtype_name(a->dtype) +
+                                           "; the cpu backend expects both in the compute dtype");
+}
+
+// Runs Op over self (arg 0), other (arg 1) and the output, for storage type T.
+template <typename Op, typename T>
+bp_status run_binary(const bp_call* c, const Params& prm) {
+  const bp_tensor* a = arg_tensor(c, 0);
+  const bp_tensor* b = arg_tensor(c, 1);
+  const bp_tensor* out = out_tensor(c);
+  StridedIter<3> it;
+  if (!make_iter(it, {out, a, b}, {dtype_size(out->dtype), int64_t{sizeof(T)}, int64_t{sizeof(T)}}))
+    return fail_shapes(c);
+  const bp_dtype out_dtype = out->dtype;
+  for_each_row(it, [out_dtype, &prm](char* const* p, const int64_t* s, int64_t n) {
+    binary_row<Op, T>(p, s, n, out_dtype, prm);
+  });
+  return BP_OK;
+}
+
+// A kernel for an op without per-call parameters.
+template <typename Op>
+bp_status binary_kernel(const bp_call* c) {
+  const bp_tensor* a = arg_tensor(c, 0);
+  if (bp_status s = check_same_dtype(c, a, arg_tensor(c, 1)); s != BP_OK) return s;
+  return visit_dtype(a->dtype, [&](auto tag) -> bp_status {
+    using T = typename decltype(tag)::type;
+    if constexpr (!Op::template kSupports<T>)
+      return fail_dtype(c, "self", a->dtype);
+    else
+      return run_binary<Op, T>(c, Params{});
+  });
+}
+
+// ---- ops -------------------------------------------------------------------------------
+// Each op: kSupports<T>, Out<T> (result type), scalar(x, y, params) on compute values,
+// and kSimd/simd_op(params) when simd::binary has it for f32/f64.
+struct NoSimd {
+  static constexpr bool kSimd = false;
+  static simd::Binary simd_op(const Params&) { return simd::Binary::kAdd; }
+};
+
+// self +- alpha * other; for bool, add is self || (alpha && other).
+template <bool kSub>
+struct AddSub {
+  template <typename T>
+  static constexpr bool kSupports = !kSub || kNotBool<T>;
+  template <typename T>
+  using Out = T;
+  static constexpr bool kSimd = true;
+  static simd::Binary simd_op(const Params& p) {
+    if (kSub) return p.scaled ? simd::Binary::kSubScaled : simd::Binary::kSub;
+    return p.scaled ? simd::Binary::kAddScaled : simd::Binary::kAdd;
+  }
+  template <typename C>
+  static C scalar(C x, C y, const Params& p) {
+    if constexpr (std::is_same_v<C, bool>) {
+      return x || (p.alpha_b && y);
+    } else if constexpr (std::is_floating_point_v<C>) {
+      const C prod = p.scaled ? static_cast<C>(p.alpha) * y : y;
+      return kSub ? x - prod : x + prod;
+    } else {
+      const C prod = wrap_mul(static_cast<C>(p.alpha_i), y);
+      return kSub ? wrap_sub(x, prod) : wrap_add(x, prod);
+    }
+  }
+};
+
+struct Mul {
+  template <typename T>
+  static constexpr bool kSupports = true;
+  template <typename T>
+  using Out = T;
+  static constexpr bool kSimd = true;
+  static simd::Binary simd_op(const Params&) { return simd::Binary::kMul; }
+  template <typename C>
+  static C scalar(C x, C y, const Params&) {
+    if constexpr (std::is_same_v<C, bool>)
+      return x && y;
+    else if constexpr (std::is_floating_point_v<C>)
+      return x * y;
+    else
+      return wrap_mul(x, y);
+  }
+};
+
+// True division; the host promotes integral inputs to floating first.
+struct Div {
+  template <typename T>
+  static constexpr bool kSupports = kIsFloating<T>;
+  template <typename T>
+  using Out = T;
+  static constexpr bool kSimd = true;
+  static simd::Binary simd_op(const Params&) { return simd::Binary::kDiv; }
+  template <typename C>
+  static C scalar(C x, C y, const Params&) {
+    return x / y;
+  }
+};
+
+// Python's float floor division (PyTorch's div_floor_floating), computed in double as the
+// reference does, so the quotient of f32 operands is never rounded up before flooring.
+double floor_divide(double a, double b) {
+  if (b == 0.0) return a / b;
+  const double mod = std::fmod(a, b);
+  double div = (a - mod) / b;
+  if (mod != 0.0 && ((b < 0.0) != (mod < 0.0))) div -= 1.0;
+  if (div == 0.0) return std::copysign(0.0, a / b);
+  double floored = std::floor(div);
+  if (div - floored > 0.5) floored += 1.0;
+  return floored;
+}
+
+// div.Tensor_mode with 'trunc' or 'floor' (the kernel sends mode None to Div / DivTrueInt).
+// Integers round toward zero or -inf; the divisor has been checked for zeros; INT_MIN / -1
+// wraps to INT_MIN.
+// (div_mode_kernel picks the dtypes itself: every type but bool.)
+struct DivRounding : NoSimd {
+  template <typename T>
+  using Out = T;
+  template <typename C>
+  static C scalar(C x, C y, const Params& p) {
+    if constexpr (std::is_floating_point_v<C>) {
+      const double a = x, b = y;
+      return static_cast<C>(p.mode == Rounding::kTrunc ? std::trunc(a / b) : floor_divide(a, b));
+    } else {
+      if constexpr (std::is_signed_v<C>)
+        if (y == C{-1}) return wrap_sub(C{0}, x);
+      // Integer promotion makes int8/int16 division exact in int; the quotient fits C.
+      C q = static_cast<C>(x / y);
+      if constexpr (std::is_signed_v<C>)
+        if (p.mode == Rounding::kFloor && static_cast<C>(x % y) != 0 && ((x < 0) != (y < 0)))
+          q = static_cast<C>(q - 1);
+      return q;
+    }
+  }
+};
+
+// div.Tensor_mode with mode None on integers: a floating result, as the reference (the
+// host normally promotes to floating first).
+struct DivTrueInt : NoSimd {
+  template <typename T>
+  using Out = double;
+  template <typename C>
+  static double scalar(C x, C y, const Params&) {
+    return static_cast<double>(x) / static_cast<double>(y);
+  }
+};
+
+// pow: the C library's pow for floats; exact powers by squaring with wrap-around for
+// integers, where a negative exponent gives 1 for base 1, +-1 for base -1, else 0.
+struct Pow : NoSimd {
+  template <typename T>
+  static constexpr bool kSupports = kNotBool<T>;
+  template <typename T>
+  using Out = T;
+  template <typename C>
+  static C scalar(C x, C y, const Params&) {
+    if constexpr (std::is_floating_point_v<C>) {
+      return std::pow(x, y);
+    } else {
+      if constexpr (std::is_signed_v<C>) {
+        if (y < 0) {
+          if (x == 1) return C{1};
+          if (x == -1) return (y & 1) ? C{-1} : C{1};
+          return C{0};
+        }
+      }
+      uint64_t base = static_cast<uint64_t>(x), e = static_cast<uint64_t>(y), result = 1;
+      for (; e != 0; e >>= 1, base *= base)
+        if (e & 1u) result *= base;
+      return static_cast<C>(result);
+    }
+  }
+};
+
+// maximum/minimum propagate NaN; maximum(-0, +0) = +0, minimum(-0, +0) = -0.
+template <bool kMax>
+struct MaxMin {
+  template <typename T>
+  static constexpr bool kSupports = true;
+  template <typename T>
+  using Out = T;
+  static constexpr bool kSimd = true;
+  static simd::Binary simd_op(const Params&) {
+    return kMax ? simd::Binary::kMaximum : simd::Binary::kMinimum;
+  }
+  template <typename C>
+  static C scalar(C x, C y, const Params&) {
+    if constexpr (std::is_floating_point_v<C>) {
+      if (std::isnan(x)) return x;
+      if (std::isnan(y)) return y;
+      if (x == y) return (std::signbit(x) == kMax) ? y : x;
+    }
+    return (x > y) == kMax ? x : y;
+  }
+};
+
+// Comparisons: f16/bf16 compare as float (exact), integers as themselves.
+template <typename Cmp>
+struct Compare : NoSimd {
+  template <typename T>
+  static constexpr bool kSupports = true;
+  template <typename T>
+  using Out = bool;
+  template <typename C>
+  static bool scalar(C x, C y, const Params&) {
+    return Cmp{}(x, y);
+  }
+};
+
+// Nonzero (NaN included) is true.
+template <bool kAnd>
+struct Logical : NoSimd {
+  template <typename T>
+  static constexpr bool kSupports = true;
+  template <typename T>
+  using Out = bool;
+  template <typename C>
+  static bool scalar(C x, C y, const Params&) {
+    const bool a = x != C{0}, b = y != C{0};
+    return kAnd ? (a && b) : (a || b);
+  }
+};
+
+// ---- kernels with arguments ------------------------------------------------------------------
+// add.Tensor / sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> out. alpha is
+// checked as PyTorch does (the meta rule has normally done it already).
+template <bool kSub>
+bp_status add_sub_kernel(const bp_call* c) {
+  const bp_tensor* a = arg_tensor(c, 0);
+  if (bp_status s = check_same_dtype(c, a, arg_tensor(c, 1)); s != BP_OK) return s;
+  bp_value alpha_v = c->args[2];
+  if (alpha_v.tag == BP_VALUE_NONE) {
+    alpha_v.tag = BP_VALUE_INT;
+    alpha_v.u.i = 1;
+  }
+  return visit_dtype(a->dtype, [&](auto tag) -> bp_status {
+    using T = typename decltype(tag)::type;
+    if constexpr (!AddSub<kSub>::template kSupports<T>) {
+      return fail_dtype(c, "self", a->dtype);
+    } else {
+      if (!std::is_same_v<T, bool> && alpha_v.tag == BP_VALUE_BOOL)
+        return fail(BP_ERR_INVALID_ARGUMENT,
+                    std::string(c->op_name) + ": Boolean alpha only supported for Boolean results");
+      if (!kIsFloating<T> && alpha_v.tag == BP_VALUE_FLOAT)
+        return fail(BP_ERR_INVALID_ARGUMENT,
+                    std::string(c->op_name) +
+                        ": for integral input tensors, argument 'alpha' must not be a floating "
+                        "point number");
+      T alpha{};
+      if (!scalar_to<T>(alpha_v, &alpha))
+        return fail_scalar_overflow(c, "alpha", alpha_v, a->dtype);
+      Params prm;
+      if constexpr (std::is_same_v<T, bool>) {
+        prm.alpha_b = alpha;
+      } else if constexpr (kIsFloating<T>) {
+        const double al = arg_double(c, 2, 1.0);
+        // f16/bf16/f32 multiply by alpha as a float (PyTorch's opmath type).
+        prm.alpha = std::is_same_v<T, double> ? al : static_cast<double>(static_cast<float>(al));
+        prm.scaled = prm.alpha != 1.0;
+      } else {
+        prm.alpha_i = static_cast<int64_t>(alpha);
+        prm.scaled = alpha != T{1};
+      }
+      return run_binary<AddSub<kSub>, T>(c, prm);
+    }
+  });
+}
+
+// Whether any element of `t` (storage type T) is zero; rows over all threads.
+template <typename T>
+bool has_zero(const bp_tensor* t) {
+  StridedIter<1> it;
+  make_iter(it, {t}, {int64_t{sizeof(T)}});
+  std::atomic<bool> found{false};
+  for_each_row(it, [&found](char* const* p, const int64_t* s, int64_t n) {
+    bool zero = false;
+    for (int64_t i = 0; i < n; ++i) zero |= *reinterpret_cast<const T*>(p[0] + i * s[0]) == T{0};
+    if (zero) found.store(true, std::memory_order_relaxed);
+  });
+  return found.load();
+}
+
+// div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> out.
+bp_status div_mode_kernel(const bp_call* c) {
+  const bp_tensor* a = arg_tensor(c, 0);
+  const bp_tensor* b = arg_tensor(c, 1);
+  if (bp_status s = check_same_dtype(c, a, b); s != BP_OK) return s;
+  const bp_value& mode_v = c->args[2];
+  Params prm;
+  if (mode_v.tag == BP_VALUE_STRING && std::strcmp(mode_v.u.s, "trunc") == 0) {
+    prm.mode = Rounding::kTrunc;
+  } else if (mode_v.tag == BP_VALUE_STRING && std::strcmp(mode_v.u.s, "floor") == 0) {
+    prm.mode = Rounding::kFloor;
+  } else if (mode_v.tag != BP_VALUE_NONE) {
+    return fail(BP_ERR_INVALID_ARGUMENT,
+                std::string(c->op_name) +
+                    ": expected rounding_mode to be one of None, 'trunc', or 'floor' but found " +
+                    (mode_v.tag == BP_VALUE_STRING ? "'" + std::string(mode_v.u.s) + "'"
+                                                   : std::string("a non-string")));
+  }
+  return visit_dtype(a->dtype, [&](auto tag) -> bp_status {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, bool>) {
+      return fail_dtype(c, "self", a->dtype);
+    } else if constexpr (kIsFloating<T>) {
+      if (prm.mode == Rounding::kNone) return run_binary<Div, T>(c, prm);
+      return run_binary<DivRounding, T>(c, prm);
+    } else {
+      if (prm.mode == Rounding::kNone) return run_binary<DivTrueInt, T>(c, prm);
+      // Checked before writing anything, so an in-place call leaves self unchanged.
+      if (has_zero<T>(b))
+        return fail(BP_ERR_INVALID_ARGUMENT,
+                    std::string(c->op_name) +
+                        ": ZeroDivisionError: integer division by zero (argument 'other' "
+                        "contains 0, rounding_mode='" +
+                        mode_v.u.s + "', dtype " + dtype_name(a->dtype) + ")");
+      return run_binary<DivRounding, T>(c, prm);
+    }
+  });
+}
+
+// where.self(Tensor condition, Tensor self, Tensor other) -> out: selects storage values,
+// converted only when an out= tensor of another dtype was passed.
+bp_status where_kernel(const bp_call* c) {
+  const bp_tensor* cond = arg_tensor(c, 0);
+  const bp_tensor* a = arg_tensor(c, 1);
+  const bp_tensor* b = arg_tensor(c, 2);
+  const bp_tensor* out = out_tensor(c);
+  if (bp_status s = check_same_dtype(c, a, b); s != BP_OK) return s;
+  if (cond->dtype != BP_DTYPE_BOOL) return fail_dtype(c, "condition", cond->dtype);
+  return visit_dtype(a->dtype, [&](auto tag) -> bp_status {
+    using T = typename decltype(tag)::type;
+    StridedIter<4> it;
+    if (!make_iter(it, {out, cond, a, b},
+                   {dtype_size(out->dtype), int64_t{1}, int64_t{sizeof(T)}, int64_t{sizeof(T)}}))
+      return fail_shapes(c);
+    const bp_dtype out_dtype = out->dtype;
+    for_each_row(it, [out_dtype](char* const* p, const int64_t* s, int64_t n) {
+      auto pick = [&](int64_t i) -> const T& {
+        return *reinterpret_cast<const bool*>(p[1] + i * s[1])
+                   ? *reinterpret_cast<const T*>(p[2] + i * s[2])
+                   : *reinterpret_cast<const T*>(p[3] + i * s[3]);
+      };
+      if (out_dtype == dtype_of<T>()) {
+        for (int64_t i = 0; i < n; ++i) *reinterpret_cast<T*>(p[0] + i * s[0]) = pick(i);
+        return;
+      }
+      Compute<T> buf[kBlock];
+      for (int64_t i = 0; i < n; i += kBlock) {
+        const int64_t m = std::min(kBlock, n - i);
+        for (int64_t j = 0; j < m; ++j) buf[j] = to_compute(pick(i + j));
+        store_row<T>(buf, p[0] + i * s[0], s[0], m, out_dtype);
+      }
+    });
+    return BP_OK;
+  });
+}
+
+// clamp(Tensor self, Scalar? min, Scalar? max) -> out: min(max(x, lo), hi) with the bounds
+// converted (checked) to the compute dtype, so lo > hi gives hi. NaN in x stays NaN; a NaN
+// bound makes the result NaN (the reference's rule).
+template <typename C>
+struct ClampBounds {
+  C lo{}, hi{};
+  bool has_lo = false, has_hi = false;
+  C apply(C r) const {
+    if constexpr (std::is_floating_point_v<C>) {
+      if (std::isnan(r)) return r;
+      if (has_lo && (std::isnan(lo) || r < lo)) r = lo;
+      if (has_hi && (std::isnan(hi) || r > hi)) r = hi;
+    } else {
+      if (has_lo && r < lo) r = lo;
+      if (has_hi && r > hi) r = hi;
+    }
+    return r;
+  }
+};
+
+bp_status clamp_kernel(const bp_call* c) {
+  const bp_tensor* self = arg_tensor(c, 0);
+  const bp_tensor* out = out_tensor(c);
+  const bp_value& lo_v = c->args[1];
+  const bp_value& hi_v = c->args[2];
+  const bool has_lo = lo_v.tag != BP_VALUE_NONE, has_hi = hi_v.tag != BP_VALUE_NONE;
+  if (!has_lo && !has_hi)
+    return fail(BP_ERR_INVALID_ARGUMENT,
+                std::string(c->op_name) + ": at least one of 'min' or 'max' must not be None");
+  return visit_dtype(self->dtype, [&](auto tag) -> bp_status {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, bool>) {
+      return fail_dtype(c, "self", self->dtype);
+    } else {
+      using C = Compute<T>;
+      T lo{}, hi{};
+      if (has_lo && !scalar_to<T>(lo_v, &lo))
+        return fail_scalar_overflow(c, "min", lo_v, self->dtype);
+      if (has_hi && !scalar_to<T>(hi_v, &hi))
+        return fail_scalar_overflow(c, "max", hi_v, self->dtype);
+      const ClampBounds<C> bounds{to_compute(lo), to_compute(hi), has_lo, has_hi};
+      StridedIter<2> it;
+      if (!make_iter(it, {out, self}, {dtype_size(out->dtype), int64_t{sizeof(T)}}))
+        return fail_shapes(c);
+      const bp_dtype out_dtype = out->dtype;
+      for_each_row(it, [out_dtype, &bounds](char* const* p, const int64_t* s, int64_t n) {
+        if constexpr (std::is_same_v<T, C>) {
+          if (out_dtype == dtype_of<T>() && s[0] == int64_t{sizeof(T)} &&
+              s[1] == int64_t{sizeof(T)}) {
+            const T* x = reinterpret_cast<const T*>(p[1]);
+            T* o = reinterpret_cast<T*>(p[0]);
+            for (int64_t i = 0; i < n; ++i) o[i] = bounds.apply(x[i]);
+            return;
+          }
+        }
+        C in_buf[kBlock], out_buf[kBlock];
+        for (int64_t i = 0; i < n; i += kBlock) {
+          const int64_t m = std::min(kBlock, n - i);
+          const C* x = load_row<T>(p[1] + i * s[1], s[1], m, in_buf);
+          for (int64_t j = 0; j < m; ++j) out_buf[j] = bounds.apply(x[j]);
+          store_row<T>(out_buf, p[0] + i * s[0], s[0], m, out_dtype);
+        }
+      });
+      return BP_OK;
+    }
+  });
+}
+
+}  // namespace
+
+bp_status register_binary_kernels(uint32_t backend_id) {
+  // Which Highway target the run-time dispatch picked (AVX3 = AVX-512, AVX2, ...).
+  if (g_host->log)
+    g_host->log(g_host->host, 0,
+                (std::string("cpu: elementwise SIMD target ") + simd::target_name()).c_str());
+  static const KernelEntry entries[] = {
+      {"add.Tensor", BP_DTYPES_ALL, add_sub_kernel<false>},
+      {"sub.Tensor", kAllButBool, add_sub_kernel<true>},
+      {"mul.Tensor", BP_DTYPES_ALL, binary_kernel<Mul>},
+      {"div.Tensor", BP_DTYPES_FLOATING, binary_kernel<Div>},
+      {"div.Tensor_mode", kAllButBool, div_mode_kernel},
+      {"pow.Tensor_Tensor", kAllButBool, binary_kernel<Pow>},
+      {"maximum", BP_DTYPES_ALL, binary_kernel<MaxMin<true>>},
+      {"minimum", BP_DTYPES_ALL, binary_kernel<MaxMin<false>>},
+      {"eq.Tensor", BP_DTYPES_ALL, binary_kernel<Compare<std::equal_to<>>>},
+      {"ne.Tensor", BP_DTYPES_ALL, binary_kernel<Compare<std::not_equal_to<>>>},
+      {"lt.Tensor", BP_DTYPES_ALL, binary_kernel<Compare<std::less<>>>},
+      {"le.Tensor", BP_DTYPES_ALL, binary_kernel<Compare<std::less_equal<>>>},
+      {"gt.Tensor", BP_DTYPES_ALL, binary_kernel<Compare<std::greater<>>>},
+      {"ge.Tensor", BP_DTYPES_ALL, binary_kernel<Compare<std::greater_equal<>>>},
+      {"logical_and", BP_DTYPES_ALL, binary_kernel<Logical<true>>},
+      {"logical_or", BP_DTYPES_ALL, binary_kernel<Logical<false>>},
+      {"where.self", BP_DTYPES_ALL, where_kernel},
+      {"clamp", kAllButBool, clamp_kernel},
+  };
+  return register_entries(backend_id, entries);
+}
+
+}  // namespace bp::cpu

@@ -1,0 +1,169 @@
+// CPU kernels for data movement and factories: copy_ (strided, dtype-converting),
+// fill_.Scalar and arange.start_step. Conversions are elementwise.hpp's (the reference's
+// rules, so results compare exactly); same-dtype copies move bytes (memcpy for contiguous
+// rows). All three run on the strided iterator, with threads for large tensors.
+#include "elementwise.hpp"
+#include "loops.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+namespace bp::cpu {
+namespace {
+
+// Copies n elements of `size` bytes between strided rows (no conversion).
+template <typename Word>
+void copy_words(char* dst, int64_t ds, const char* src, int64_t ss, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) std::memcpy(dst + i * ds, src + i * ss, sizeof(Word));
+}
+
+void copy_bytes_row(char* dst, int64_t ds, const char* src, int64_t ss, int64_t n, int64_t size) {
+  if (ds == size && ss == size) {
+    std::memmove(dst, src, static_cast<size_t>(n * size));  // src may be dst (in place)
+    return;
+  }
+  switch (size) {
+    case 1:
+      return copy_words<uint8_t>(dst, ds, src, ss, n);
+    case 2:
+      return copy_words<uint16_t>(dst, ds, src, ss, n);
+    case 4:
+      return copy_words<uint32_t>(dst, ds, src, ss, n);
+    default:
+      return copy_words<uint64_t>(dst, ds, src, ss, n);
+  }
+}
+
+// Converts n elements of S into D between strided rows.
+template <typename D, typename S>
+void convert_row(char* dst, int64_t ds, const char* src, int64_t ss, int64_t n) {
+  if (ds == int64_t{sizeof(D)} && ss == int64_t{sizeof(S)}) {
+    // f32 <-> f16/bf16 rows (casts for mixed precision) use the SIMD conversions.
+    if constexpr (std::is_same_v<S, float> && std::is_same_v<D, Half>) {
+      return simd::float_to_half(reinterpret_cast<const float*>(src),
+                                 reinterpret_cast<uint16_t*>(dst), n);
+    } else if constexpr (std::is_same_v<S, float> && std::is_same_v<D, BFloat16>) {
+      return simd::float_to_bfloat16(reinterpret_cast<const float*>(src),
+                                     reinterpret_cast<uint16_t*>(dst), n);
+    } else if constexpr (std::is_same_v<S, Half> && std::is_same_v<D, float>) {
+      return simd::half_to_float(reinterpret_cast<const uint16_t*>(src),
+                                 reinterpret_cast<float*>(dst), n);
+    } else if constexpr (std::is_same_v<S, BFloat16> && std::is_same_v<D, float>) {
+      return simd::bfloat16_to_float(reinterpret_cast<const uint16_t*>(src),
+                                     reinterpret_cast<float*>(dst), n);
+    }
+    D* d = reinterpret_cast<D*>(dst);
+    const S* s = reinterpret_cast<const S*>(src);
+    for (int64_t i = 0; i < n; ++i) d[i] = convert<D>(s[i]);
+    return;
+  }
+  for (int64_t i = 0; i < n; ++i)
+    *reinterpret_cast<D*>(dst + i * ds) = convert<D>(*reinterpret_cast<const S*>(src + i * ss));
+}
+
+// copy_(Tensor(a!) self, Tensor src, bool non_blocking) writes self; src has self's shape
+// (expanded by the host) and its own dtype.
+bp_status copy_kernel(const bp_call* c) {
+  const bp_tensor* dst = arg_tensor(c, 0);
+  const bp_tensor* src = arg_tensor(c, 1);
+  StridedIter<2> it;
+  if (!make_iter(it, {dst, src}, {dtype_size(dst->dtype), dtype_size(src->dtype)}))
+    return fail(BP_ERR_INVALID_ARGUMENT,
+                std::string(c->op_name) + ": 'src' must have self's shape (the host expands it)");
+  if (dst->dtype == src->dtype) {
+    const int64_t size = dtype_size(dst->dtype);
+    for_each_row(it, [size](char* const* p, const int64_t* s, int64_t n) {
+      copy_bytes_row(p[0], s[0], p[1], s[1], n, size);
+    });
+    return BP_OK;
+  }
+  visit_dtype(src->dtype, [&](auto src_tag) {
+    using S = typename decltype(src_tag)::type;
+    visit_dtype(dst->dtype, [&](auto dst_tag) {
+      using D = typename decltype(dst_tag)::type;
+      for_each_row(it, [](char* const* p, const int64_t* s, int64_t n) {
+        convert_row<D, S>(p[0], s[0], p[1], s[1], n);
+      });
+    });
+  });
+  return BP_OK;
+}
+
+// fill_.Scalar(Tensor(a!) self, Scalar value): the value is checked against self's dtype
+// as PyTorch does (fill_(300) on an int8 tensor is an error, not a wrap).
+bp_status fill_kernel(const bp_call* c) {
+  const bp_tensor* self = arg_tensor(c, 0);
+  return visit_dtype(self->dtype, [&](auto tag) -> bp_status {
+    using T = typename decltype(tag)::type;
+    T value{};
+    if (!scalar_to<T>(c->args[1], &value))
+      return fail_scalar_overflow(c, "value", c->args[1], self->dtype);
+    StridedIter<1> it;
+    make_iter(it, {self}, {int64_t{sizeof(T)}});
+    for_each_row(it, [value](char* const* p, const int64_t* s, int64_t n) {
+      if (s[0] == int64_t{sizeof(T)}) {
+        std::fill_n(reinterpret_cast<T*>(p[0]), n, value);
+        return;
+      }
+      for (int64_t i = 0; i < n; ++i) *reinterpret_cast<T*>(p[0] + i * s[0]) = value;
+    });
+    return BP_OK;
+  });
+}
+
+// arange.start_step(Scalar start, Scalar end, Scalar step, ScalarType? dtype, Device?
+// device) -> out. The host sized `out` (1-D); element i is start + i * step, computed in
+// double for floating outputs (rounded once) and in int64 (wrapping) for integral ones,
+// where start and step are first converted to int64 with PyTorch's checked conversion.
+bp_status arange_kernel(const bp_call* c) {
+  const bp_tensor* out = out_tensor(c);
+  if (out->ndim != 1)
+    return fail(BP_ERR_INVALID_ARGUMENT, std::string(c->op_name) + ": the output must be 1-D");
+  char* base = static_cast<char*>(out->data) + out->byte_offset;
+  const int64_t n = out->shape[0];
+  return visit_dtype(out->dtype, [&](auto tag) -> bp_status {
+    using T = typename decltype(tag)::type;
+    const int64_t stride = out->strides[0] * int64_t{sizeof(T)};
+    if constexpr (std::is_same_v<T, bool>) {
+      return fail_dtype(c, "out", out->dtype);
+    } else if constexpr (kIsFloating<T>) {
+      const double start = arg_double(c, 0);
+      const double step = arg_double(c, 2);
+      parallel_range(n, [&](int64_t begin, int64_t end) {
+        for (int64_t i = begin; i < end; ++i)
+          *reinterpret_cast<T*>(base + i * stride) =
+              convert<T>(start + static_cast<double>(i) * step);
+      });
+      return BP_OK;
+    } else {
+      int64_t start = 0, step = 0;
+      if (!scalar_to<int64_t>(c->args[0], &start))
+        return fail_scalar_overflow(c, "start", c->args[0], BP_DTYPE_I64);
+      if (!scalar_to<int64_t>(c->args[2], &step))
+        return fail_scalar_overflow(c, "step", c->args[2], BP_DTYPE_I64);
+      parallel_range(n, [&](int64_t begin, int64_t end) {
+        for (int64_t i = begin; i < end; ++i) {
+          const uint64_t v =
+              static_cast<uint64_t>(start) + static_cast<uint64_t>(i) * static_cast<uint64_t>(step);
+          *reinterpret_cast<T*>(base + i * stride) = static_cast<T>(v);
+        }
+      });
+      return BP_OK;
+    }
+  });
+}
+
+}  // namespace
+
+bp_status register_copy_kernels(uint32_t backend_id) {
+  static const KernelEntry entries[] = {
+      {"copy_", BP_DTYPES_ALL, copy_kernel},
+      {"fill_.Scalar", BP_DTYPES_ALL, fill_kernel},
+      // PyTorch has no bool arange ("arange_cpu" not implemented for 'Bool').
+      {"arange.start_step", kAllButBool, arange_kernel},
+  };
+  return register_entries(backend_id, entries);
+}
+
+}  // namespace bp::cpu

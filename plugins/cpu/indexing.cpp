@@ -1,0 +1,348 @@
+// CPU kernels that move elements by index: cat, index_select and gather. Elements are moved
+// as opaque words of the dtype's size (the meta rule has already converted inputs to the
+// output dtype); runs that are contiguous on both sides become memcpy. Every index value is
+// checked before anything is written, so an out-of-range index returns BP_ERR_INDEX (with
+// the same message as the reference backend) and leaves the output untouched.
+#include "strided_view.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace bp::cpu {
+namespace {
+
+// Bytes moved per thread before a copy is split across threads.
+constexpr int64_t kCopyGrain = 1 << 18;
+
+// Calls f(TypeTag<U>{}) with an unsigned type of `itemsize` bytes.
+template <typename F>
+void visit_word(size_t itemsize, F&& f) {
+  switch (itemsize) {
+    case 1:
+      return f(TypeTag<uint8_t>{});
+    case 2:
+      return f(TypeTag<uint16_t>{});
+    case 4:
+      return f(TypeTag<uint32_t>{});
+    default:
+      return f(TypeTag<uint64_t>{});
+  }
+}
+
+int copy_threads(int64_t bytes) {
+  return static_cast<int>(
+      std::clamp<int64_t>(bytes / kCopyGrain, 1, static_cast<int64_t>(omp_get_max_threads())));
+}
+
+// One dim of a two-operand loop nest.
+struct Dim2 {
+  int64_t size, dst_stride, src_stride;
+};
+
+// Copies a strided block of `dims` (outermost first) of elements of type U. Dims are merged
+// where both sides are one run; the innermost run is a memcpy when it is unit-stride on
+// both sides. The outermost dim is split across threads when the block is large.
+template <typename U>
+void copy_block(U* dst, const U* src, std::vector<Dim2> dims) {
+  std::vector<Dim2> merged;
+  for (const Dim2& d : dims) {
+    if (d.size == 1) continue;
+    if (!merged.empty() && merged.back().dst_stride == d.dst_stride * d.size &&
+        merged.back().src_stride == d.src_stride * d.size)
+      merged.back() = {merged.back().size * d.size, d.dst_stride, d.src_stride};
+    else
+      merged.push_back(d);
+  }
+  if (merged.empty()) merged.push_back({1, 1, 1});
+  int64_t total = 1;
+  for (const Dim2& d : merged) total *= d.size;
+  if (total == 0) return;
+  const Dim2 inner = merged.back();
+  merged.pop_back();
+  const int64_t rows = total / inner.size;
+  const int threads = copy_threads(total * static_cast<int64_t>(sizeof(U)));
+#pragma omp parallel num_threads(threads) if (threads > 1 && rows > 1)
+  {
+    const int nt = omp_get_num_threads(), t = omp_get_thread_num();
+    const int64_t begin = rows * t / nt, end = rows * (t + 1) / nt;
+    std::vector<int64_t> idx(merged.size(), 0);
+    int64_t doff = 0, soff = 0, rest = begin;
+    for (size_t d = merged.size(); d-- > 0;) {
+      idx[d] = rest % merged[d].size;
+      rest /= merged[d].size;
+      doff += idx[d] * merged[d].dst_stride;
+      soff += idx[d] * merged[d].src_stride;
+    }
+    for (int64_t r = begin; r < end; ++r) {
+      U* o = dst + doff;
+      const U* s = src + soff;
+      if (inner.dst_stride == 1 && inner.src_stride == 1)
+        std::memcpy(o, s, static_cast<size_t>(inner.size) * sizeof(U));
+      else
+        for (int64_t j = 0; j < inner.size; ++j) o[j * inner.dst_stride] = s[j * inner.src_stride];
+      for (size_t d = merged.size(); d-- > 0;) {
+        doff += merged[d].dst_stride;
+        soff += merged[d].src_stride;
+        if (++idx[d] < merged[d].size) break;
+        doff -= merged[d].dst_stride * merged[d].size;
+        soff -= merged[d].src_stride * merged[d].size;
+        idx[d] = 0;
+      }
+    }
+  }
+}
+
+bp_status check_same_dtype(const char* op, const char* arg, const StridedView& in,
+                           const StridedView& out) {
+  if (in.dtype == out.dtype) return BP_OK;
+  return fail(BP_ERR_INVALID_ARGUMENT, std::string(op) + ": argument '" + arg + "' has dtype " +
+                                           dtype_str(in.dtype) + " but the output has " +
+                                           dtype_str(out.dtype));
+}
+
+bp_status check_dim(const char* op, int64_t dim, int32_t ndim) {
+  if (dim >= 0 && dim < (ndim == 0 ? 1 : ndim)) return BP_OK;
+  return fail(BP_ERR_INVALID_ARGUMENT, std::string(op) + ": dim " + std::to_string(dim) +
+                                           " is out of range for a tensor of " +
+                                           std::to_string(ndim) + " dims");
+}
+
+// PyTorch rejects negative indices in index_select and gather, as any index >= size.
+bp_status bad_index(const char* op, int64_t value, int64_t dim, int64_t size) {
+  return fail(BP_ERR_INDEX, std::string(op) + ": index " + std::to_string(value) +
+                                " is out of range for dimension " + std::to_string(dim) +
+                                " with size " + std::to_string(size));
+}
+
+int64_t arg_int(const bp_call* c, size_t i) {
+  return c->args[i].u.i;
+}
+
+// ---- cat(Tensor[] tensors, int dim) -------------------------------------------------------
+bp_status cat_kernel(const bp_call* c) {
+  const bp_value& list = c->args[0];
+  const int64_t dim = arg_int(c, 1);
+  const StridedView out(out_tensor(c));
+  if (list.tag != BP_VALUE_TENSOR_LIST)
+    return fail(BP_ERR_INVALID_ARGUMENT, "cat: argument 'tensors' is not a tensor list");
+  if (out.ndim == 0) return fail(BP_ERR_INVALID_ARGUMENT, "cat: the output cannot be 0-d");
+  if (bp_status s = check_dim("cat", dim, out.ndim); s != BP_OK) return s;
+  int64_t total = 0;
+  for (size_t i = 0; i < list.u.list.count; ++i) {
+    const StridedView in(list.u.list.items.tensors[i]);
+    const std::string arg = "tensors[" + std::to_string(i) + "]";
+    if (bp_status s = check_same_dtype("cat", arg.c_str(), in, out); s != BP_OK) return s;
+    bool ok = in.ndim == out.ndim;
+    for (int32_t d = 0; ok && d < in.ndim; ++d) ok = d == dim || in.shape[d] == out.shape[d];
+    if (!ok)
+      return fail(BP_ERR_INVALID_ARGUMENT,
+                  "cat: argument '" + arg + "' has shape " + shape_string(in) +
+                      ", which does not match the output of shape " + shape_string(out) +
+                      " outside dim " + std::to_string(dim));
+    total += in.shape[dim];
+  }
+  if (total != out.shape[dim])
+    return fail(BP_ERR_INVALID_ARGUMENT,
+                "cat: the inputs add up to " + std::to_string(total) + " along dim " +
+                    std::to_string(dim) + " but the output has " + std::to_string(out.shape[dim]));
+  visit_word(out.itemsize, [&](auto tag) {
+    using U = typename decltype(tag)::type;
+    int64_t start = 0;
+    for (size_t i = 0; i < list.u.list.count; ++i) {
+      const StridedView in(list.u.list.items.tensors[i]);
+      std::vector<Dim2> dims;
+      for (int32_t d = 0; d < in.ndim; ++d)
+        dims.push_back({in.shape[d], out.strides[d], in.strides[d]});
+      copy_block(out.data<U>() + start * out.strides[dim], in.data<U>(), std::move(dims));
+      start += in.shape[dim];
+    }
+  });
+  return BP_OK;
+}
+
+// ---- index_select(Tensor self, int dim, Tensor index) ---------------------------------------
+// out[..., k, ...] = self[..., index[k], ...] along `dim`: a copy of the block of dims around
+// `dim`, with the source offset of dim `dim` read from the index.
+bp_status index_select_kernel(const bp_call* c) {
+  const char* op = "index_select";
+  const StridedView self(arg_tensor(c, 0)), index(arg_tensor(c, 2)), out(out_tensor(c));
+  const int64_t dim = arg_int(c, 1);
+  if (self.ndim == 0)
+    return fail(BP_ERR_INVALID_ARGUMENT,
+                "index_select: 'self' reached the kernel 0-d (the meta rule passes it as [1])");
+  if (bp_status s = check_dim(op, dim, self.ndim); s != BP_OK) return s;
+  if (bp_status s = check_same_dtype(op, "self", self, out); s != BP_OK) return s;
+  if (index.dtype != BP_DTYPE_I64 && index.dtype != BP_DTYPE_I32)
+    return fail(BP_ERR_INVALID_ARGUMENT, std::string(op) + ": argument 'index' has dtype " +
+                                             dtype_str(index.dtype) + ", expected i64 or i32");
+  if (index.ndim > 1)
+    return fail(BP_ERR_INVALID_ARGUMENT, "index_select: argument 'index' has shape " +
+                                             shape_string(index) + ", expected 1-D");
+  const int64_t n = index.numel();
+  const int64_t istride = index.ndim == 1 ? index.strides[0] : 0;
+  bool ok = out.ndim == self.ndim;
+  for (int32_t d = 0; ok && d < self.ndim; ++d) ok = out.shape[d] == (d == dim ? n : self.shape[d]);
+  if (!ok)
+    return fail(BP_ERR_INVALID_ARGUMENT, "index_select: output of shape " + shape_string(out) +
+                                             " does not match 'self' of shape " +
+                                             shape_string(self) + " with " + std::to_string(n) +
+                                             " indices along dim " + std::to_string(dim));
+  const int64_t size = self.shape[dim];
+  std::vector<int64_t> picked(static_cast<size_t>(n));
+  for (int64_t k = 0; k < n; ++k) {
+    const int64_t v = index.dtype == BP_DTYPE_I32 ? index.data<int32_t>()[k * istride]
+                                                  : index.data<int64_t>()[k * istride];
+    if (v < 0 || v >= size) return bad_index(op, v, dim, size);
+    picked[static_cast<size_t>(k)] = v;
+  }
+  visit_word(out.itemsize, [&](auto tag) {
+    using U = typename decltype(tag)::type;
+    U* o = out.data<U>();
+    const U* s = self.data<U>();
+    if (dim == self.ndim - 1) {
+      // A gather of columns: every row of `self` maps through the picked list.
+      std::vector<Dim2> rows;
+      for (int32_t d = 0; d < dim; ++d)
+        rows.push_back({self.shape[d], out.strides[d], self.strides[d]});
+      int64_t nrows = 1;
+      for (const Dim2& r : rows) nrows *= r.size;
+      const int64_t os = out.strides[dim], ss = self.strides[dim];
+      const int threads = copy_threads(nrows * n * static_cast<int64_t>(sizeof(U)));
+#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1)
+      for (int64_t r = 0; r < nrows; ++r) {
+        int64_t ooff = 0, soff = 0, rest = r;
+        for (size_t d = rows.size(); d-- > 0;) {
+          const int64_t i = rest % rows[d].size;
+          rest /= rows[d].size;
+          ooff += i * rows[d].dst_stride;
+          soff += i * rows[d].src_stride;
+        }
+        for (int64_t k = 0; k < n; ++k)
+          o[ooff + k * os] = s[soff + picked[static_cast<size_t>(k)] * ss];
+      }
+      return;
+    }
+    // Otherwise copy, for each picked k, the block self[..., index[k], ...] (dim removed):
+    // rows of an embedding table are one memcpy each.
+    std::vector<Dim2> block;
+    for (int32_t d = 0; d < self.ndim; ++d)
+      if (d != dim) block.push_back({self.shape[d], out.strides[d], self.strides[d]});
+    int64_t block_elems = 1;
+    for (const Dim2& b : block) block_elems *= b.size;
+    const int threads = copy_threads(n * block_elems * static_cast<int64_t>(sizeof(U)));
+    if (threads > 1 && n >= threads) {
+      // Many picks: threads split the picks, each block copied serially.
+#pragma omp parallel for num_threads(threads) schedule(static)
+      for (int64_t k = 0; k < n; ++k) {
+        // copy_block would start its own threads for a large block; nested regions run
+        // serially (OpenMP's default), so this stays one thread per pick.
+        copy_block(o + k * out.strides[dim], s + picked[static_cast<size_t>(k)] * self.strides[dim],
+                   block);
+      }
+    } else {
+      for (int64_t k = 0; k < n; ++k)
+        copy_block(o + k * out.strides[dim], s + picked[static_cast<size_t>(k)] * self.strides[dim],
+                   block);
+    }
+  });
+  return BP_OK;
+}
+
+// ---- gather(Tensor self, int dim, Tensor index) ---------------------------------------------
+// out[i][j][k] = self[i][index[i][j][k]][k] for dim 1 (likewise for the other dims).
+bp_status gather_kernel(const bp_call* c) {
+  const char* op = "gather";
+  const StridedView self(arg_tensor(c, 0)), index(arg_tensor(c, 2)), out(out_tensor(c));
+  const int64_t dim = arg_int(c, 1);
+  if (bp_status s = check_dim(op, dim, self.ndim); s != BP_OK) return s;
+  if (bp_status s = check_same_dtype(op, "self", self, out); s != BP_OK) return s;
+  if (index.dtype != BP_DTYPE_I64)
+    return fail(BP_ERR_INVALID_ARGUMENT, std::string(op) + ": argument 'index' has dtype " +
+                                             dtype_str(index.dtype) + ", expected i64");
+  bool ok = index.ndim == self.ndim && out.ndim == index.ndim;
+  for (int32_t d = 0; ok && d < index.ndim; ++d)
+    ok = out.shape[d] == index.shape[d] && (d == dim || index.shape[d] <= self.shape[d]);
+  if (!ok)
+    return fail(BP_ERR_INVALID_ARGUMENT,
+                "gather: argument 'index' of shape " + shape_string(index) +
+                    " does not fit 'self' of shape " + shape_string(self) + " outside dim " +
+                    std::to_string(dim) + " (or the output of shape " + shape_string(out) +
+                    " differs from it)");
+  const int64_t* ix = index.data<int64_t>();
+  if (self.ndim == 0) {  // one element; every index must be 0
+    if (ix[0] != 0) return bad_index(op, ix[0], dim, 1);
+    std::memcpy(out.base, self.base, self.itemsize);
+    return BP_OK;
+  }
+  // Rows over every dim but the last; the last dim is the inner loop.
+  const int32_t nd = self.ndim, last = nd - 1;
+  const int64_t size = self.shape[dim];
+  const int64_t width = index.shape[last];
+  int64_t nrows = 1;
+  for (int32_t d = 0; d < last; ++d) nrows *= index.shape[d];
+  auto row_offsets = [&](int64_t r, int64_t& ioff, int64_t& ooff, int64_t& soff) {
+    ioff = ooff = soff = 0;
+    for (int32_t d = last; d-- > 0;) {
+      const int64_t i = r % index.shape[d];
+      r /= index.shape[d];
+      ioff += i * index.strides[d];
+      ooff += i * out.strides[d];
+      if (d != dim) soff += i * self.strides[d];
+    }
+  };
+  if (width == 0 || nrows == 0) return BP_OK;
+  // Check every index first, reporting the first bad one in row-major order.
+  for (int64_t r = 0; r < nrows; ++r) {
+    int64_t ioff, ooff, soff;
+    row_offsets(r, ioff, ooff, soff);
+    for (int64_t j = 0; j < width; ++j) {
+      const int64_t v = ix[ioff + j * index.strides[last]];
+      if (v < 0 || v >= size) return bad_index(op, v, dim, size);
+    }
+  }
+  visit_word(out.itemsize, [&](auto tag) {
+    using U = typename decltype(tag)::type;
+    U* o = out.data<U>();
+    const U* s = self.data<U>();
+    const int64_t is = index.strides[last], os = out.strides[last], ss = self.strides[last];
+    const int64_t sdim = self.strides[dim];
+    const int threads = copy_threads(nrows * width * static_cast<int64_t>(sizeof(U) + 8));
+#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1)
+    for (int64_t r = 0; r < nrows; ++r) {
+      int64_t ioff, ooff, soff;
+      row_offsets(r, ioff, ooff, soff);
+      if (dim == last)
+        for (int64_t j = 0; j < width; ++j) o[ooff + j * os] = s[soff + ix[ioff + j * is] * sdim];
+      else
+        for (int64_t j = 0; j < width; ++j)
+          o[ooff + j * os] = s[soff + j * ss + ix[ioff + j * is] * sdim];
+    }
+  });
+  return BP_OK;
+}
+
+}  // namespace
+
+bp_status register_indexing_kernels(uint32_t backend_id) {
+  struct Entry {
+    const char* name;
+    bp_kernel_fn fn;
+  };
+  static const Entry kEntries[] = {
+      {"cat", cat_kernel},
+      {"index_select", index_select_kernel},
+      {"gather", gather_kernel},
+  };
+  for (const Entry& e : kEntries) {
+    const bp_status s =
+        g_host->register_kernel(g_host->host, backend_id, e.name, BP_DTYPES_ALL, e.fn, nullptr);
+    if (s != BP_OK) return s;
+  }
+  return BP_OK;
+}
+
+}  // namespace bp::cpu

@@ -1,0 +1,265 @@
+// CPU kernel for matmul. The meta rule has reduced every matmul to `self` [*B, n, k] times
+// `other` [*B, k, m] into `out` [*B, n, m], identical batch dims (possibly stride 0 from
+// broadcasting), one dtype for all three (docs/ops.md).
+//   - f32 goes to oneDNN's dnnl_sgemm (the BLAS chosen in docs/cpu.md): a transposed operand
+//     is passed with a transpose flag, any other layout is first copied contiguous;
+//   - f16/bf16 are widened to f32 (exact), multiplied by sgemm, and rounded back once;
+//   - f64 and the integer dtypes use a blocked loop here (oneDNN has no dgemm): f64 sums in
+//     f64, integers in uint64, which is PyTorch's wrap-around result modulo 2^bits.
+// Small products of a batch are spread over OpenMP threads, each sgemm then running on one
+// thread (oneDNN runs serially inside a parallel region); large ones run one after another,
+// each using oneDNN's own OpenMP threads: the two never nest, so threads never oversubscribe.
+#include "simd_reduce.hpp"
+#include "strided_view.hpp"
+
+#include <dnnl.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace bp::cpu {
+namespace {
+
+// One matrix of a batch: rows x cols elements with strides in elements.
+template <typename T>
+struct Mat {
+  T* p;
+  int64_t rows, cols, rs, cs;
+  T& at(int64_t i, int64_t j) const { return p[i * rs + j * cs]; }
+};
+
+// Products with fewer multiply-adds than this run on one thread (batches of them in
+// parallel).
+constexpr int64_t kSmallProduct = int64_t{96} * 96 * 96;
+
+// A row-major GEMM operand: 'N' with leading dim `ld`, or 'T' (the transpose of a row-major
+// matrix). False when the layout is neither (the caller copies the matrix first).
+bool gemm_layout(int64_t rows, int64_t cols, int64_t rs, int64_t cs, char& trans, int64_t& ld) {
+  if (cols == 1 || cs == 1) {
+    const int64_t l = rows == 1 ? std::max<int64_t>(cols, 1) : rs;
+    if (l >= std::max<int64_t>(cols, 1)) {
+      trans = 'N';
+      ld = l;
+      return true;
+    }
+  }
+  if (rows == 1 || rs == 1) {
+    const int64_t l = cols == 1 ? std::max<int64_t>(rows, 1) : cs;
+    if (l >= std::max<int64_t>(rows, 1)) {
+      trans = 'T';
+      ld = l;
+      return true;
+    }
+  }
+  return false;
+}
+
+// Copies (converting) a strided matrix into a contiguous row-major buffer of float.
+template <typename T>
+void pack_f32(const Mat<const T>& m, float* dst) {
+  for (int64_t i = 0; i < m.rows; ++i) {
+    float* row = dst + i * m.cols;
+    const T* src = m.p + i * m.rs;
+    if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) {
+      if (m.cs == 1) {
+        const auto* bits = reinterpret_cast<const uint16_t*>(src);
+        if constexpr (std::is_same_v<T, Half>)
+          simd_f16_to_f32(bits, row, m.cols);
+        else
+          simd_bf16_to_f32(bits, row, m.cols);
+        continue;
+      }
+    }
+    for (int64_t j = 0; j < m.cols; ++j) row[j] = static_cast<float>(widen(src[j * m.cs]));
+  }
+}
+
+// C = A B for f32 matrices of any strides. Returns oneDNN's status. Unless `threaded`,
+// oneDNN runs on the calling thread only: it sizes its team by omp_get_max_threads(), a
+// per-thread setting, lowered for the call (small products lose more to a team's start and
+// barrier than they gain, about 2x at 64x64x64 with 2 threads).
+dnnl_status_t sgemm(const Mat<const float>& a, const Mat<const float>& b, const Mat<float>& c,
+                    bool threaded) {
+  const int64_t n = a.rows, k = a.cols, m = b.cols;
+  if (n == 0 || m == 0) return dnnl_success;
+  if (k == 0) {
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < m; ++j) c.at(i, j) = 0.0f;
+    return dnnl_success;
+  }
+  char ta, tb, tc;
+  int64_t lda, ldb, ldc;
+  std::vector<float> abuf, bbuf, cbuf;
+  const float* ap = a.p;
+  const float* bp = b.p;
+  if (!gemm_layout(n, k, a.rs, a.cs, ta, lda)) {
+    abuf.resize(static_cast<size_t>(n * k));
+    pack_f32(a, abuf.data());
+    ap = abuf.data(), ta = 'N', lda = k;
+  }
+  if (!gemm_layout(k, m, b.rs, b.cs, tb, ldb)) {
+    bbuf.resize(static_cast<size_t>(k * m));
+    pack_f32(b, bbuf.data());
+    bp = bbuf.data(), tb = 'N', ldb = m;
+  }
+  float* cp = c.p;
+  const bool direct = gemm_layout(n, m, c.rs, c.cs, tc, ldc) && tc == 'N';
+  if (!direct) {
+    cbuf.resize(static_cast<size_t>(n * m));
+    cp = cbuf.data(), ldc = m;
+  }
+  const int max_threads = omp_get_max_threads();
+  if (!threaded && max_threads > 1) omp_set_num_threads(1);
+  const dnnl_status_t s = dnnl_sgemm(ta, tb, n, m, k, 1.0f, ap, lda, bp, ldb, 0.0f, cp, ldc);
+  if (!threaded && max_threads > 1) omp_set_num_threads(max_threads);
+  if (!direct && s == dnnl_success)
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < m; ++j) c.at(i, j) = cbuf[static_cast<size_t>(i * m + j)];
+  return s;
+}
+
+// f16/bf16: widen both operands, sgemm in f32, round each result once.
+template <typename T>
+dnnl_status_t half_gemm(const Mat<const T>& a, const Mat<const T>& b, const Mat<T>& c,
+                        bool threaded) {
+  const int64_t n = a.rows, k = a.cols, m = b.cols;
+  std::vector<float> af(static_cast<size_t>(n * k)), bf(static_cast<size_t>(k * m)),
+      cf(static_cast<size_t>(n * m));
+  pack_f32(a, af.data());
+  pack_f32(b, bf.data());
+  const dnnl_status_t s =
+      sgemm({af.data(), n, k, k, 1}, {bf.data(), k, m, m, 1}, {cf.data(), n, m, m, 1}, threaded);
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < m; ++j) c.at(i, j) = T(cf[static_cast<size_t>(i * m + j)]);
+  return s;
+}
+
+// f64 and integers: B packed contiguous in the accumulator type, then for each row of A a
+// row of accumulators updated by axpy over k (unit stride, so it vectorises). Integers
+// accumulate in uint64 (exact modulo 2^64, hence modulo 2^bits of T).
+template <typename T>
+void loop_gemm(const Mat<const T>& a, const Mat<const T>& b, const Mat<T>& c, bool threaded) {
+  using Acc = std::conditional_t<std::is_same_v<T, double>, double, uint64_t>;
+  const int64_t n = a.rows, k = a.cols, m = b.cols;
+  if (n == 0 || m == 0) return;
+  auto to_acc = [](T v) {
+    if constexpr (std::is_same_v<T, double>)
+      return v;
+    else
+      return static_cast<uint64_t>(static_cast<int64_t>(v));
+  };
+  std::vector<Acc> bp(static_cast<size_t>(k * m));
+  for (int64_t p = 0; p < k; ++p)
+    for (int64_t j = 0; j < m; ++j) bp[static_cast<size_t>(p * m + j)] = to_acc(b.at(p, j));
+  constexpr int64_t kCols = 512;  // accumulators kept in L1
+  const int threads = threaded ? omp_get_max_threads() : 1;
+#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1 && n > 1)
+  for (int64_t i = 0; i < n; ++i) {
+    Acc acc[kCols];
+    for (int64_t j0 = 0; j0 < m; j0 += kCols) {
+      const int64_t w = std::min(kCols, m - j0);
+      std::fill(acc, acc + w, Acc(0));
+      for (int64_t p = 0; p < k; ++p) {
+        const Acc x = to_acc(a.at(i, p));
+        const Acc* brow = bp.data() + p * m + j0;
+        for (int64_t j = 0; j < w; ++j) acc[j] += x * brow[j];
+      }
+      for (int64_t j = 0; j < w; ++j) c.at(i, j0 + j) = static_cast<T>(acc[j]);
+    }
+  }
+}
+
+template <typename T>
+dnnl_status_t gemm(const Mat<const T>& a, const Mat<const T>& b, const Mat<T>& c, bool threaded) {
+  if constexpr (std::is_same_v<T, float>) {
+    return sgemm(a, b, c, threaded);
+  } else if constexpr (kIsHalfLike<T>) {
+    return half_gemm(a, b, c, threaded);
+  } else {
+    loop_gemm(a, b, c, threaded);
+    return dnnl_success;
+  }
+}
+
+bp_status check_shapes(const StridedView& a, const StridedView& b, const StridedView& out) {
+  const int32_t nd = a.ndim;
+  bool ok = nd >= 2 && b.ndim == nd && out.ndim == nd;
+  for (int32_t d = 0; ok && d < nd - 2; ++d)
+    ok = a.shape[d] == b.shape[d] && out.shape[d] == a.shape[d];
+  ok = ok && a.shape[nd - 1] == b.shape[nd - 2] && out.shape[nd - 2] == a.shape[nd - 2] &&
+       out.shape[nd - 1] == b.shape[nd - 1];
+  if (ok) return BP_OK;
+  return fail(BP_ERR_INVALID_ARGUMENT,
+              "matmul: 'self' of shape " + shape_string(a) + " and 'other' of shape " +
+                  shape_string(b) + " do not multiply into an output of shape " +
+                  shape_string(out) + " (kernels receive [*B, n, k] x [*B, k, m] -> [*B, n, m])");
+}
+
+// Returns oneDNN's first failure status (dnnl_success when none).
+template <typename T>
+dnnl_status_t matmul_typed(const StridedView& a, const StridedView& b, const StridedView& out) {
+  const int32_t nd = out.ndim, nb = nd - 2;
+  const int64_t n = a.shape[nd - 2], k = a.shape[nd - 1], m = b.shape[nd - 1];
+  int64_t batches = 1;
+  for (int32_t d = 0; d < nb; ++d) batches *= out.shape[d];
+  // Element offsets of batch `t` in the three tensors.
+  auto offsets = [&](int64_t t, int64_t& ao, int64_t& bo, int64_t& oo) {
+    ao = bo = oo = 0;
+    for (int32_t d = nb; d-- > 0;) {
+      const int64_t i = t % out.shape[d];
+      t /= out.shape[d];
+      ao += i * a.strides[d];
+      bo += i * b.strides[d];
+      oo += i * out.strides[d];
+    }
+  };
+  auto one = [&](int64_t t, bool threaded) {
+    int64_t ao, bo, oo;
+    offsets(t, ao, bo, oo);
+    return gemm<T>({a.data<const T>() + ao, n, k, a.strides[nd - 2], a.strides[nd - 1]},
+                   {b.data<const T>() + bo, k, m, b.strides[nd - 2], b.strides[nd - 1]},
+                   {out.data<T>() + oo, n, m, out.strides[nd - 2], out.strides[nd - 1]}, threaded);
+  };
+  int failure = dnnl_success;
+  const bool small = n * m * k < kSmallProduct;
+  if (batches > 1 && small) {
+#pragma omp parallel for schedule(static) reduction(max : failure)
+    for (int64_t t = 0; t < batches; ++t) failure = std::max<int>(failure, one(t, false));
+  } else {
+    for (int64_t t = 0; t < batches && failure == dnnl_success; ++t) failure = one(t, !small);
+  }
+  return static_cast<dnnl_status_t>(failure);
+}
+
+bp_status matmul_kernel(const bp_call* c) {
+  const StridedView a(arg_tensor(c, 0)), b(arg_tensor(c, 1)), out(out_tensor(c));
+  if (a.dtype != b.dtype || a.dtype != out.dtype)
+    return fail(BP_ERR_INVALID_ARGUMENT,
+                std::string("matmul: dtypes differ: 'self' ") + dtype_str(a.dtype) + ", 'other' " +
+                    dtype_str(b.dtype) + ", output " + dtype_str(out.dtype));
+  if (a.dtype == BP_DTYPE_BOOL)
+    return fail(BP_ERR_UNSUPPORTED, "matmul: bool is not supported (as in PyTorch)");
+  if (bp_status s = check_shapes(a, b, out); s != BP_OK) return s;
+  dnnl_status_t s = dnnl_success;
+  visit_dtype(a.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (!std::is_same_v<T, bool>) s = matmul_typed<T>(a, b, out);
+  });
+  if (s == dnnl_out_of_memory) return fail(BP_ERR_OUT_OF_MEMORY, "matmul: oneDNN is out of memory");
+  if (s != dnnl_success)
+    return fail(BP_ERR_INTERNAL, "matmul: dnnl_sgemm failed with status " + std::to_string(s));
+  return BP_OK;
+}
+
+}  // namespace
+
+bp_status register_linalg_kernels(uint32_t backend_id) {
+  return g_host->register_kernel(g_host->host, backend_id, "matmul",
+                                 BP_DTYPES_ALL & ~BP_DTYPE_BIT(BP_DTYPE_BOOL), matmul_kernel,
+                                 nullptr);
+}
+
+}  // namespace bp::cpu

@@ -1,0 +1,277 @@
+// Fused CPU kernels for four composites of core/src/ops/nn.cpp: softmax.int,
+// log_softmax.int, layer_norm and rms_norm (f32/f64/f16/bf16). A plugin may register a kernel
+// for a composite; the dispatcher then calls it instead of decomposing, with the arguments
+// the composite's meta rule has canonicalised (dim wrapped, input converted to the result
+// dtype, rms_norm's eps made explicit). Each kernel computes what the decomposition
+// computes, in one pass over each row instead of five to seven kernel calls:
+//   softmax      e = exp(x - max), e / sum(e)       (max NaN-propagating, as amax)
+//   log_softmax  (x - max) - log(sum(e))
+//   layer_norm   (x - mean) * rsqrt(mean((x - mean)^2) + eps) [* weight] [+ bias]
+//   rms_norm     x * rsqrt(mean(x^2) + eps) [* weight]
+// f16/bf16 compute in f32 and round once, as the composites; f32 in f32 with the row
+// reductions pairwise (like the sum kernel); f64 in f64.
+#include "reduce_engine.hpp"
+#include "simd_reduce.hpp"
+#include "strided_view.hpp"
+
+#include <omp.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace bp::cpu {
+namespace {
+
+template <typename T>
+using Compute = std::conditional_t<std::is_same_v<T, double>, double, float>;
+
+// Rows of a tensor: the elements of the `row_dims` of `in` and of `out` (same shape) for
+// each index of the other dims, visited through a ReducePlan (the row dims are its
+// "reduced" dims). gather/scatter move one row between the tensors and a contiguous buffer.
+struct Rows {
+  ReducePlan plan;
+  std::vector<int64_t> shape, in_strides, out_strides;  // the row dims, outermost first
+  int64_t len = 1;
+  bool contiguous = true;  // the row is one unit-stride run in both tensors
+
+  Rows(const StridedView& in, const StridedView& out, const std::vector<bool>& row_dims)
+      : plan(in, out, row_dims) {
+    for (int32_t d = 0; d < in.ndim; ++d) {
+      if (!row_dims[static_cast<size_t>(d)]) continue;
+      shape.push_back(in.shape[d]);
+      in_strides.push_back(in.strides[d]);
+      out_strides.push_back(out.strides[d]);
+      len *= in.shape[d];
+    }
+    int64_t expected = 1;
+    for (size_t d = shape.size(); d-- > 0;) {
+      if (shape[d] == 1) continue;
+      contiguous = contiguous && in_strides[d] == expected && out_strides[d] == expected;
+      expected *= shape[d];
+    }
+  }
+  // Calls f(k, in_offset, out_offset) for the k-th element of a row, k in row-major order.
+  template <typename F>
+  void for_each(F&& f) const {
+    const size_t nd = shape.size();
+    std::vector<int64_t> idx(nd, 0);
+    int64_t io = 0, oo = 0;
+    for (int64_t k = 0; k < len; ++k) {
+      f(k, io, oo);
+      for (size_t d = nd; d-- > 0;) {
+        io += in_strides[d];
+        oo += out_strides[d];
+        if (++idx[d] < shape[d]) break;
+        io -= in_strides[d] * shape[d];
+        oo -= out_strides[d] * shape[d];
+        idx[d] = 0;
+      }
+    }
+  }
+};
+
+template <typename A>
+A sum_of(const A* p, int64_t n) {
+  if constexpr (std::is_same_v<A, float>)
+    return simd_sum_f32(p, n);
+  else
+    return simd_sum_f64(p, n);
+}
+
+// Runs row(buf, n) over every row in parallel: buf holds the row in the compute type A on
+// entry and the result on exit.
+template <typename T, typename F>
+void for_each_row(const StridedView& in, const StridedView& out, const Rows& rows, F&& row) {
+  using A = Compute<T>;
+  const T* ip = in.data<const T>();
+  T* op = out.data<T>();
+  const int threads = reduce_threads(rows.plan.nout * rows.len * 8);
+#pragma omp parallel num_threads(threads) if (threads > 1)
+  {
+    const int nt = omp_get_num_threads(), t = omp_get_thread_num();
+    const int64_t begin = rows.plan.nout * t / nt, end = rows.plan.nout * (t + 1) / nt;
+    std::vector<A> buf(static_cast<size_t>(rows.len));
+    A* b = buf.data();
+    for_each_output(rows.plan, begin, end, [&](int64_t in_off, int64_t out_off) {
+      if (rows.contiguous) {  // unit-stride copies the compiler vectorises
+        const T* src = ip + in_off;
+        for (int64_t k = 0; k < rows.len; ++k) b[k] = static_cast<A>(widen(src[k]));
+      } else {
+        rows.for_each(
+            [&](int64_t k, int64_t io, int64_t) { b[k] = static_cast<A>(widen(ip[in_off + io])); });
+      }
+      row(b, rows.len);
+      if (rows.contiguous) {
+        T* dst = op + out_off;
+        for (int64_t k = 0; k < rows.len; ++k) dst[k] = narrow<T>(b[k]);
+      } else {
+        rows.for_each([&](int64_t k, int64_t, int64_t oo) { op[out_off + oo] = narrow<T>(b[k]); });
+      }
+    });
+  }
+}
+
+bp_status check_same_shape(const char* op, const StridedView& in, const StridedView& out) {
+  bool ok = in.ndim == out.ndim && in.dtype == out.dtype;
+  for (int32_t d = 0; ok && d < in.ndim; ++d) ok = in.shape[d] == out.shape[d];
+  if (ok) return BP_OK;
+  return fail(BP_ERR_INVALID_ARGUMENT, std::string(op) + ": output " + shape_string(out) + " " +
+                                           dtype_str(out.dtype) + " does not match input " +
+                                           shape_string(in) + " " + dtype_str(in.dtype));
+}
+
+// ---- softmax.int / log_softmax.int(Tensor self, int dim, ScalarType? dtype) ----------------
+template <bool kLog, typename T>
+void softmax_typed(const StridedView& in, const StridedView& out, int64_t dim) {
+  using A = Compute<T>;
+  std::vector<bool> row_dims(static_cast<size_t>(in.ndim), false);
+  if (in.ndim > 0) row_dims[static_cast<size_t>(dim)] = true;
+  const Rows rows(in, out, row_dims);
+  for_each_row<T>(in, out, rows, [](A* x, int64_t n) {
+    A max;  // NaN if any element is NaN
+    if constexpr (std::is_same_v<A, float>)
+      max = simd_max_f32(x, n);
+    else
+      max = simd_max_f64(x, n);
+    // A NaN, +inf or an all -inf row: x - max has a NaN in every output of the composite
+    // (inf - inf), and so does its sum.
+    if (!std::isfinite(max)) {
+      for (int64_t i = 0; i < n; ++i) x[i] = std::numeric_limits<A>::quiet_NaN();
+      return;
+    }
+    std::vector<A> e(static_cast<size_t>(n));
+    A sum;
+    if constexpr (std::is_same_v<A, float>)
+      sum = simd_exp_shift_f32(x, max, e.data(), n);
+    else
+      sum = simd_exp_shift_f64(x, max, e.data(), n);
+    if constexpr (kLog) {
+      const A log_sum = std::log(sum);
+      for (int64_t i = 0; i < n; ++i) x[i] = (x[i] - max) - log_sum;
+    } else {
+      for (int64_t i = 0; i < n; ++i) x[i] = e[static_cast<size_t>(i)] / sum;
+    }
+  });
+}
+
+template <bool kLog>
+bp_status softmax_kernel(const bp_call* c) {
+  const char* op = kLog ? "log_softmax.int" : "softmax.int";
+  const StridedView in(arg_tensor(c, 0)), out(out_tensor(c));
+  const int64_t dim = c->args[1].u.i;
+  if (bp_status s = check_same_shape(op, in, out); s != BP_OK) return s;
+  if (dim < 0 || dim >= std::max<int32_t>(in.ndim, 1))
+    return fail(BP_ERR_INVALID_ARGUMENT, std::string(op) + ": dim " + std::to_string(dim) +
+                                             " is out of range for " + shape_string(in));
+  if (in.numel() == 0) return BP_OK;
+  visit_dtype(in.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (kIsFloat<T>) softmax_typed<kLog, T>(in, out, dim);
+  });
+  return BP_OK;
+}
+
+// ---- layer_norm / rms_norm ---------------------------------------------------------------
+// The row dims are the last `k` dims (normalized_shape); weight and bias, of exactly that
+// shape, are gathered once into contiguous rows of the compute type.
+template <typename T>
+std::vector<Compute<T>> param_row(const bp_value& v, int64_t len) {
+  std::vector<Compute<T>> row;
+  if (v.tag != BP_VALUE_TENSOR) return row;
+  const StridedView p(v.u.tensor);
+  row.resize(static_cast<size_t>(len));
+  std::vector<bool> all(static_cast<size_t>(p.ndim), true);
+  const Rows r(p, p, all);
+  const T* pp = p.data<const T>();
+  r.for_each([&](int64_t k, int64_t io, int64_t) {
+    row[static_cast<size_t>(k)] = static_cast<Compute<T>>(widen(pp[io]));
+  });
+  return row;
+}
+
+template <bool kRms, typename T>
+void norm_typed(const bp_call* c, const StridedView& in, const StridedView& out, size_t k,
+                double eps_arg) {
+  using A = Compute<T>;
+  std::vector<bool> row_dims(static_cast<size_t>(in.ndim), false);
+  for (size_t i = 0; i < k; ++i) row_dims[static_cast<size_t>(in.ndim) - 1 - i] = true;
+  const Rows rows(in, out, row_dims);
+  const std::vector<A> weight = param_row<T>(c->args[2], rows.len);
+  const std::vector<A> bias = kRms ? std::vector<A>{} : param_row<T>(c->args[3], rows.len);
+  // eps is a Python float, converted to the compute dtype as the composite's scalar tensor.
+  const A eps = static_cast<A>(eps_arg);
+  for_each_row<T>(in, out, rows, [&](A* x, int64_t n) {
+    if constexpr (!kRms) {
+      const A mean = sum_of(x, n) / static_cast<A>(n);
+      for (int64_t i = 0; i < n; ++i) x[i] -= mean;
+    }
+    A sum_sq;
+    if constexpr (std::is_same_v<A, float>)
+      sum_sq = simd_sum_sq_f32(x, n);
+    else
+      sum_sq = simd_sum_sq_f64(x, n);
+    const A var = sum_sq / static_cast<A>(n);
+    const A r = A(1) / std::sqrt(var + eps);
+    for (int64_t i = 0; i < n; ++i) {
+      A y = x[i] * r;
+      if (!weight.empty()) y *= weight[static_cast<size_t>(i)];
+      if (!bias.empty()) y += bias[static_cast<size_t>(i)];
+      x[i] = y;
+    }
+  });
+}
+
+template <bool kRms>
+bp_status norm_kernel(const bp_call* c) {
+  const char* op = kRms ? "rms_norm" : "layer_norm";
+  const StridedView in(arg_tensor(c, 0)), out(out_tensor(c));
+  if (bp_status s = check_same_shape(op, in, out); s != BP_OK) return s;
+  const bp_value& shape = c->args[1];
+  const size_t k = shape.tag == BP_VALUE_INT_LIST ? shape.u.list.count : 0;
+  const bp_value& eps = c->args[kRms ? 3 : 4];
+  if (k == 0 || k > static_cast<size_t>(in.ndim) || eps.tag != BP_VALUE_FLOAT)
+    return fail(BP_ERR_INVALID_ARGUMENT,
+                std::string(op) + ": expected a non-empty normalized_shape of at most " +
+                    std::to_string(in.ndim) + " dims and a float eps (the meta rule's form)");
+  for (size_t p : kRms ? std::vector<size_t>{2} : std::vector<size_t>{2, 3}) {
+    if (c->args[p].tag != BP_VALUE_TENSOR) continue;
+    const StridedView w(c->args[p].u.tensor);
+    bool ok = w.dtype == in.dtype && static_cast<size_t>(w.ndim) == k;
+    for (size_t i = 0; ok && i < k; ++i)
+      ok = w.shape[i] == in.shape[static_cast<size_t>(in.ndim) - k + i];
+    if (!ok)
+      return fail(BP_ERR_INVALID_ARGUMENT, std::string(op) + ": weight/bias " + shape_string(w) +
+                                               " does not match the input's last dims");
+  }
+  if (in.numel() == 0) return BP_OK;
+  visit_dtype(in.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (kIsFloat<T>) norm_typed<kRms, T>(c, in, out, k, eps.u.f);
+  });
+  return BP_OK;
+}
+
+}  // namespace
+
+bp_status register_nn_kernels(uint32_t backend_id) {
+  struct Entry {
+    const char* name;
+    bp_kernel_fn fn;
+  };
+  static const Entry kEntries[] = {
+      {"softmax.int", softmax_kernel<false>},
+      {"log_softmax.int", softmax_kernel<true>},
+      {"layer_norm", norm_kernel<false>},
+      {"rms_norm", norm_kernel<true>},
+  };
+  for (const Entry& e : kEntries) {
+    const bp_status s = g_host->register_kernel(g_host->host, backend_id, e.name,
+                                                BP_DTYPES_FLOATING, e.fn, nullptr);
+    if (s != BP_OK) return s;
+  }
+  return BP_OK;
+}
+
+}  // namespace bp::cpu

@@ -1,0 +1,388 @@
+// CPU kernels for the reductions: sum.dim_IntList, prod.dim_int, amax, amin, argmax, argmin,
+// all.dim and any.dim. The meta rule hands each kernel its output in the keepdim shape and
+// its dims wrapped (docs/ops.md), so one engine (reduce_engine.hpp) serves all of them; this
+// file holds the per-op folds ("reducers") and their dtype dispatch.
+//
+// Numerics: f16/bf16 accumulate in f32, f32 in f32 with blocked pairwise sums, f64 in f64;
+// integers and bool fold in uint64 and wrap like PyTorch. amax/amin propagate NaN;
+// argmax/argmin return the first index of the extreme, a NaN counting as the extreme.
+#include "reduce_engine.hpp"
+#include "simd_reduce.hpp"
+#include "strided_view.hpp"
+
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace bp::cpu {
+namespace {
+
+// The accumulator of a floating sum or product: f32 for f16/bf16/f32, f64 for f64.
+template <typename T>
+using FloatAcc = std::conditional_t<std::is_same_v<T, double>, double, float>;
+
+// Widens a contiguous f16/bf16 run to f32 in chunks and hands each chunk to `f`.
+template <typename T, typename F>
+void for_each_f32_chunk(const T* p, int64_t n, F&& f) {
+  constexpr int64_t kChunk = 2048;
+  float buf[kChunk];
+  for (int64_t i = 0; i < n; i += kChunk) {
+    const int64_t m = std::min(kChunk, n - i);
+    const auto* bits = reinterpret_cast<const uint16_t*>(p + i);
+    if constexpr (std::is_same_v<T, Half>)
+      simd_f16_to_f32(bits, buf, m);
+    else
+      simd_bf16_to_f32(bits, buf, m);
+    f(buf, m);
+  }
+}
+
+// ---- sum and prod ------------------------------------------------------------------------
+template <typename T>
+struct SumFloat {
+  using In = T;
+  using Out = T;
+  using Acc = FloatAcc<T>;
+  static constexpr bool kCascade = true;
+  Acc init() const { return 0; }
+  void step(Acc& a, In x, int64_t) const { a += static_cast<Acc>(widen(x)); }
+  void merge(Acc& a, const Acc& b) const { a += b; }
+  Out finish(const Acc& a) const { return narrow<Out>(a); }
+  Acc row(const In* p, int64_t n, int64_t stride, int64_t idx0) const {
+    if (stride != 1) return generic_row(*this, p, n, stride, idx0);
+    if constexpr (std::is_same_v<T, float>) {
+      return simd_sum_f32(p, n);
+    } else if constexpr (std::is_same_v<T, double>) {
+      return simd_sum_f64(p, n);
+    } else {
+      Pairwise<float> sum;
+      for_each_f32_chunk(p, n, [&](const float* f, int64_t m) { sum.push(simd_sum_f32(f, m)); });
+      return sum.total();
+    }
+  }
+};
+
+// Integer and bool sums (and bool `or` for a bool result): exact modulo 2^64, then wrapped
+// into the output type.
+template <typename I, typename O>
+struct SumInt {
+  using In = I;
+  using Out = O;
+  using Acc = uint64_t;
+  static constexpr bool kCascade = false;
+  Acc init() const { return 0; }
+  void step(Acc& a, In x, int64_t) const { a += static_cast<uint64_t>(static_cast<int64_t>(x)); }
+  void merge(Acc& a, const Acc& b) const { a += b; }
+  Out finish(const Acc& a) const {
+    if constexpr (std::is_same_v<O, bool>)
+      return a != 0;
+    else
+      return static_cast<O>(a);
+  }
+  Acc row(const In* p, int64_t n, int64_t stride, int64_t idx0) const {
+    if (stride != 1) return generic_row(*this, p, n, stride, idx0);
+    // Four independent sums so the loop vectorises.
+    uint64_t s[4] = {0, 0, 0, 0};
+    int64_t i = 0;
+    for (; i + 4 <= n; i += 4)
+      for (int j = 0; j < 4; ++j) s[j] += static_cast<uint64_t>(static_cast<int64_t>(p[i + j]));
+    for (; i < n; ++i) s[0] += static_cast<uint64_t>(static_cast<int64_t>(p[i]));
+    return s[0] + s[1] + s[2] + s[3];
+  }
+};
+
+template <typename T>
+struct ProdFloat {
+  using In = T;
+  using Out = T;
+  using Acc = FloatAcc<T>;
+  static constexpr bool kCascade = false;
+  Acc init() const { return 1; }
+  void step(Acc& a, In x, int64_t) const { a *= static_cast<Acc>(widen(x)); }
+  void merge(Acc& a, const Acc& b) const { a *= b; }
+  Out finish(const Acc& a) const { return narrow<Out>(a); }
+  Acc row(const In* p, int64_t n, int64_t stride, int64_t idx0) const {
+    return generic_row(*this, p, n, stride, idx0);
+  }
+};
+
+template <typename I, typename O>
+struct ProdInt {
+  using In = I;
+  using Out = O;
+  using Acc = uint64_t;
+  static constexpr bool kCascade = false;
+  Acc init() const { return 1; }
+  void step(Acc& a, In x, int64_t) const { a *= static_cast<uint64_t>(static_cast<int64_t>(x)); }
+  void merge(Acc& a, const Acc& b) const { a *= b; }
+  Out finish(const Acc& a) const {
+    if constexpr (std::is_same_v<O, bool>)
+      return a != 0;
+    else
+      return static_cast<O>(a);
+  }
+  Acc row(const In* p, int64_t n, int64_t stride, int64_t idx0) const {
+    return generic_row(*this, p, n, stride, idx0);
+  }
+};
+
+// ---- amax / amin ---------------------------------------------------------------------------
+// The key by which elements are ordered: f32 for f16/bf16 (exact), int64 for integers/bool.
+template <typename T>
+using OrderKey = std::conditional_t<kIsFloat<T>, decltype(widen(T{})), int64_t>;
+
+template <bool kMax, typename K>
+K extreme_identity() {
+  if constexpr (std::is_floating_point_v<K>)
+    return kMax ? -std::numeric_limits<K>::infinity() : std::numeric_limits<K>::infinity();
+  else
+    return kMax ? std::numeric_limits<K>::min() : std::numeric_limits<K>::max();
+}
+
+template <bool kMax, typename T>
+struct Extreme {
+  using In = T;
+  using Out = T;
+  using Acc = OrderKey<T>;
+  static constexpr bool kCascade = false;
+  Acc init() const { return extreme_identity<kMax, Acc>(); }
+  void step(Acc& a, In x, int64_t) const { merge(a, static_cast<Acc>(widen(x))); }
+  void merge(Acc& a, const Acc& b) const {
+    if (a != a) return;  // NaN already wins
+    if (b != b || (kMax ? b > a : b < a)) a = b;
+  }
+  Out finish(const Acc& a) const { return narrow<Out>(a); }
+  Acc row(const In* p, int64_t n, int64_t stride, int64_t idx0) const {
+    if (stride != 1 || n == 0) return generic_row(*this, p, n, stride, idx0);
+    if constexpr (std::is_same_v<T, float>) {
+      return kMax ? simd_max_f32(p, n) : simd_min_f32(p, n);
+    } else if constexpr (std::is_same_v<T, double>) {
+      return kMax ? simd_max_f64(p, n) : simd_min_f64(p, n);
+    } else if constexpr (kIsHalfLike<T>) {
+      Acc a = init();
+      for_each_f32_chunk(p, n, [&](const float* f, int64_t m) {
+        merge(a, kMax ? simd_max_f32(f, m) : simd_min_f32(f, m));
+      });
+      return a;
+    } else {
+      return generic_row(*this, p, n, stride, idx0);
+    }
+  }
+};
+
+// ---- argmax / argmin -----------------------------------------------------------------------
+template <typename K>
+struct KeyIndex {
+  K key;
+  int64_t index;  // -1: nothing seen yet
+};
+
+template <bool kMax, typename T>
+struct ArgExtreme {
+  using In = T;
+  using Out = int64_t;
+  using Acc = KeyIndex<OrderKey<T>>;
+  static constexpr bool kCascade = false;
+  Acc init() const { return {extreme_identity<kMax, OrderKey<T>>(), -1}; }
+  void step(Acc& a, In x, int64_t idx) const {
+    merge(a, Acc{static_cast<OrderKey<T>>(widen(x)), idx});
+  }
+  // `b` holds later indices than `a`: on a tie `a` stays (first index wins).
+  void merge(Acc& a, const Acc& b) const {
+    if (b.index < 0) return;
+    if (a.index >= 0 && a.key != a.key) return;  // a NaN is already chosen
+    if (a.index < 0 || b.key != b.key || (kMax ? b.key > a.key : b.key < a.key)) a = b;
+  }
+  Out finish(const Acc& a) const { return a.index; }
+  Acc row(const In* p, int64_t n, int64_t stride, int64_t idx0) const {
+    return generic_row(*this, p, n, stride, idx0);
+  }
+};
+
+// ---- all / any -------------------------------------------------------------------------------
+template <typename T>
+bool nonzero(T x) {
+  if constexpr (kIsHalfLike<T>)
+    return (x.bits & 0x7fffu) != 0;  // +-0 is false; NaN is true
+  else
+    return x != T(0);
+}
+
+template <bool kAll, typename I, typename O>
+struct AllAny {
+  using In = I;
+  using Out = O;
+  using Acc = bool;
+  static constexpr bool kCascade = false;
+  Acc init() const { return kAll; }
+  void step(Acc& a, In x, int64_t) const { a = kAll ? (a && nonzero(x)) : (a || nonzero(x)); }
+  void merge(Acc& a, const Acc& b) const { a = kAll ? (a && b) : (a || b); }
+  Out finish(const Acc& a) const { return static_cast<Out>(a); }
+  Acc row(const In* p, int64_t n, int64_t stride, int64_t) const {
+    for (int64_t i = 0; i < n; ++i)  // stops at the first element that decides
+      if (nonzero(p[i * stride]) != kAll) return !kAll;
+    return kAll;
+  }
+};
+
+// ---- dims and dispatch --------------------------------------------------------------------
+// Reads the dim argument (INT_LIST, INT, or NONE = every dim) into `reduced` and checks that
+// `out` has the keepdim shape of that reduction. A 0-d input accepts dim 0.
+bp_status reduced_dims(const bp_call* c, const char* op, const StridedView& in,
+                       const StridedView& out, std::vector<bool>& reduced) {
+  reduced.assign(static_cast<size_t>(in.ndim), false);
+  std::vector<int64_t> dims;
+  const bp_value& v = c->args[1];
+  if (v.tag == BP_VALUE_INT_LIST)
+    dims.assign(v.u.list.items.ints, v.u.list.items.ints + v.u.list.count);
+  else if (v.tag == BP_VALUE_INT)
+    dims.push_back(v.u.i);
+  else if (v.tag == BP_VALUE_NONE)
+    reduced.assign(static_cast<size_t>(in.ndim), true);
+  else
+    return fail(BP_ERR_INVALID_ARGUMENT, std::string(op) + ": argument 'dim' has tag " +
+                                             std::to_string(v.tag) + ", expected int or int[]");
+  for (int64_t d : dims) {
+    if (in.ndim == 0 && d == 0) continue;
+    if (d < 0 || d >= in.ndim)
+      return fail(BP_ERR_INVALID_ARGUMENT, std::string(op) + ": dim " + std::to_string(d) +
+                                               " is out of range for an input of shape " +
+                                               shape_string(in) + " (dims reach kernels wrapped)");
+    reduced[static_cast<size_t>(d)] = true;
+  }
+  bool ok = out.ndim == in.ndim;
+  for (int32_t d = 0; ok && d < in.ndim; ++d)
+    ok = out.shape[d] == (reduced[static_cast<size_t>(d)] ? 1 : in.shape[d]);
+  if (!ok)
+    return fail(BP_ERR_INVALID_ARGUMENT,
+                std::string(op) + ": output of shape " + shape_string(out) +
+                    " is not the keepdim shape of reducing an input of shape " + shape_string(in));
+  return BP_OK;
+}
+
+bp_status unsupported(const char* op, const StridedView& in, const StridedView& out) {
+  return fail(BP_ERR_UNSUPPORTED, std::string(op) + ": no kernel from " + dtype_str(in.dtype) +
+                                      " to " + dtype_str(out.dtype));
+}
+
+// Runs reducer `R` after the common checks; `needs_elements` rejects an empty reduction.
+template <typename R>
+bp_status run(const bp_call* c, const char* op, const StridedView& in, const StridedView& out,
+              bool needs_elements) {
+  std::vector<bool> reduced;
+  if (bp_status s = reduced_dims(c, op, in, out, reduced); s != BP_OK) return s;
+  const ReducePlan plan(in, out, reduced);
+  if (needs_elements && plan.nred == 0 && plan.nout > 0)
+    return fail(BP_ERR_INVALID_ARGUMENT, std::string(op) +
+                                             ": cannot reduce over a dimension of size 0 "
+                                             "(input shape " +
+                                             shape_string(in) + ")");
+  reduce(R{}, plan, in.data<typename R::In>(), out.data<typename R::Out>());
+  return BP_OK;
+}
+
+template <bool kProd>
+bp_status sum_or_prod(const bp_call* c) {
+  const char* op = kProd ? "prod.dim_int" : "sum.dim_IntList";
+  const StridedView in(arg_tensor(c, 0)), out(out_tensor(c));
+  bp_status status = BP_OK;
+  bool handled = false;
+  visit_dtype(in.dtype, [&](auto itag) {
+    using I = typename decltype(itag)::type;
+    if constexpr (kIsFloat<I>) {
+      if (out.dtype != in.dtype) return;
+      handled = true;
+      status = kProd ? run<ProdFloat<I>>(c, op, in, out, false)
+                     : run<SumFloat<I>>(c, op, in, out, false);
+    } else {
+      // Without `dtype=` integers and bool give int64; with it the input already has the
+      // output dtype.
+      auto with_out = [&](auto otag) {
+        using O = typename decltype(otag)::type;
+        handled = true;
+        status = kProd ? run<ProdInt<I, O>>(c, op, in, out, false)
+                       : run<SumInt<I, O>>(c, op, in, out, false);
+      };
+      if (out.dtype == BP_DTYPE_I64)
+        with_out(TypeTag<int64_t>{});
+      else if (out.dtype == in.dtype)
+        with_out(TypeTag<I>{});
+    }
+  });
+  return handled ? status : unsupported(op, in, out);
+}
+
+template <bool kMax>
+bp_status amax_or_amin(const bp_call* c) {
+  const char* op = kMax ? "amax" : "amin";
+  const StridedView in(arg_tensor(c, 0)), out(out_tensor(c));
+  if (in.dtype != out.dtype) return unsupported(op, in, out);
+  bp_status status = BP_OK;
+  visit_dtype(in.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    status = run<Extreme<kMax, T>>(c, op, in, out, true);
+  });
+  return status;
+}
+
+template <bool kMax>
+bp_status argmax_or_argmin(const bp_call* c) {
+  const char* op = kMax ? "argmax" : "argmin";
+  const StridedView in(arg_tensor(c, 0)), out(out_tensor(c));
+  if (out.dtype != BP_DTYPE_I64)
+    return fail(BP_ERR_INVALID_ARGUMENT,
+                std::string(op) + ": output dtype is " + dtype_str(out.dtype) + ", expected i64");
+  if (in.dtype == BP_DTYPE_BOOL) return unsupported(op, in, out);
+  bp_status status = BP_OK;
+  visit_dtype(in.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (!std::is_same_v<T, bool>) status = run<ArgExtreme<kMax, T>>(c, op, in, out, true);
+  });
+  return status;
+}
+
+template <bool kAll>
+bp_status all_or_any(const bp_call* c) {
+  const char* op = kAll ? "all.dim" : "any.dim";
+  const StridedView in(arg_tensor(c, 0)), out(out_tensor(c));
+  if (out.dtype != BP_DTYPE_BOOL && out.dtype != BP_DTYPE_U8) return unsupported(op, in, out);
+  bp_status status = BP_OK;
+  visit_dtype(in.dtype, [&](auto tag) {
+    using I = typename decltype(tag)::type;
+    status = out.dtype == BP_DTYPE_BOOL ? run<AllAny<kAll, I, bool>>(c, op, in, out, false)
+                                        : run<AllAny<kAll, I, uint8_t>>(c, op, in, out, false);
+  });
+  return status;
+}
+
+constexpr bp_dtype_mask kAllButBool = BP_DTYPES_ALL & ~BP_DTYPE_BIT(BP_DTYPE_BOOL);
+
+}  // namespace
+
+bp_status register_reduction_kernels(uint32_t backend_id) {
+  struct Entry {
+    const char* name;
+    bp_dtype_mask dtypes;
+    bp_kernel_fn fn;
+  };
+  static const Entry kEntries[] = {
+      {"sum.dim_IntList", BP_DTYPES_ALL, sum_or_prod<false>},
+      {"prod.dim_int", BP_DTYPES_ALL, sum_or_prod<true>},
+      {"amax", BP_DTYPES_ALL, amax_or_amin<true>},
+      {"amin", BP_DTYPES_ALL, amax_or_amin<false>},
+      // PyTorch has no argmax/argmin for bool.
+      {"argmax", kAllButBool, argmax_or_argmin<true>},
+      {"argmin", kAllButBool, argmax_or_argmin<false>},
+      {"all.dim", BP_DTYPES_ALL, all_or_any<true>},
+      {"any.dim", BP_DTYPES_ALL, all_or_any<false>},
+  };
+  for (const Entry& e : kEntries) {
+    const bp_status s =
+        g_host->register_kernel(g_host->host, backend_id, e.name, e.dtypes, e.fn, nullptr);
+    if (s != BP_OK) return s;
+  }
+  return BP_OK;
+}
+
+}  // namespace bp::cpu

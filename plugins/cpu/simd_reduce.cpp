@@ -1,0 +1,247 @@
+// SIMD kernels declared in simd_reduce.hpp. Highway's foreach_target re-includes this file
+// once per x86 target (SSE4, AVX2, AVX-512, ...); HWY_DYNAMIC_DISPATCH picks the best one
+// the running CPU supports, so the plugin needs no -march flag and still uses AVX-512.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "simd_reduce.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+// Per-target header: included after highway.h on every pass of foreach_target.
+#include <hwy/contrib/math/math-inl.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+HWY_BEFORE_NAMESPACE();
+namespace bp::cpu::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// Elements per block whose vector partial sums are folded into one scalar. With 4 vector
+// accumulators each lane adds at most kBlock / (4 * lanes) elements before the fold.
+constexpr int64_t kBlock = 2048;
+
+template <typename T>
+T SumBlock(const T* HWY_RESTRICT p, int64_t n) {
+  const hn::ScalableTag<T> d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  auto a0 = hn::Zero(d), a1 = hn::Zero(d), a2 = hn::Zero(d), a3 = hn::Zero(d);
+  int64_t i = 0;
+  for (; i + 4 * lanes <= n; i += 4 * lanes) {
+    a0 = hn::Add(a0, hn::LoadU(d, p + i));
+    a1 = hn::Add(a1, hn::LoadU(d, p + i + lanes));
+    a2 = hn::Add(a2, hn::LoadU(d, p + i + 2 * lanes));
+    a3 = hn::Add(a3, hn::LoadU(d, p + i + 3 * lanes));
+  }
+  for (; i + lanes <= n; i += lanes) a0 = hn::Add(a0, hn::LoadU(d, p + i));
+  T tail = 0;
+  for (; i < n; ++i) tail += p[i];
+  const auto all = hn::Add(hn::Add(a0, a1), hn::Add(a2, a3));
+  return hn::GetLane(hn::SumOfLanes(d, all)) + tail;
+}
+
+// The same for the squares (layer_norm's variance, rms_norm's mean square).
+template <typename T>
+T SumSqBlock(const T* HWY_RESTRICT p, int64_t n) {
+  const hn::ScalableTag<T> d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  auto a0 = hn::Zero(d), a1 = hn::Zero(d), a2 = hn::Zero(d), a3 = hn::Zero(d);
+  int64_t i = 0;
+  for (; i + 4 * lanes <= n; i += 4 * lanes) {
+    const auto v0 = hn::LoadU(d, p + i), v1 = hn::LoadU(d, p + i + lanes);
+    const auto v2 = hn::LoadU(d, p + i + 2 * lanes), v3 = hn::LoadU(d, p + i + 3 * lanes);
+    a0 = hn::MulAdd(v0, v0, a0);
+    a1 = hn::MulAdd(v1, v1, a1);
+    a2 = hn::MulAdd(v2, v2, a2);
+    a3 = hn::MulAdd(v3, v3, a3);
+  }
+  for (; i + lanes <= n; i += lanes) {
+    const auto v = hn::LoadU(d, p + i);
+    a0 = hn::MulAdd(v, v, a0);
+  }
+  T tail = 0;
+  for (; i < n; ++i) tail += p[i] * p[i];
+  const auto all = hn::Add(hn::Add(a0, a1), hn::Add(a2, a3));
+  return hn::GetLane(hn::SumOfLanes(d, all)) + tail;
+}
+
+// Pairwise over blocks: halves split at a block boundary.
+template <bool kSquares, typename T>
+T SumPairwiseOf(const T* HWY_RESTRICT p, int64_t n) {
+  if (n <= kBlock) return kSquares ? SumSqBlock(p, n) : SumBlock(p, n);
+  const int64_t half = (n / kBlock + 1) / 2 * kBlock;
+  return SumPairwiseOf<kSquares>(p, half) + SumPairwiseOf<kSquares>(p + half, n - half);
+}
+template <typename T>
+T SumPairwise(const T* HWY_RESTRICT p, int64_t n) {
+  return SumPairwiseOf<false>(p, n);
+}
+
+float SumSqF32(const float* p, int64_t n) {
+  return SumPairwiseOf<true>(p, n);
+}
+double SumSqF64(const double* p, int64_t n) {
+  return SumPairwiseOf<true>(p, n);
+}
+
+float SumF32(const float* p, int64_t n) {
+  return SumPairwise(p, n);
+}
+double SumF64(const double* p, int64_t n) {
+  return SumPairwise(p, n);
+}
+
+// Max/Min over the lanes, with a separate "saw a NaN" mask because the vector min/max
+// instructions do not propagate NaN in the way PyTorch does. IsNaN, not Ne(v, v): Highway
+// 1.0's AVX-512 Ne is an ordered compare, false for NaN.
+template <bool kMax, typename T>
+T Extreme(const T* HWY_RESTRICT p, int64_t n) {
+  const hn::ScalableTag<T> d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  const T init = kMax ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::infinity();
+  auto m0 = hn::Set(d, init), m1 = m0;
+  auto nan = hn::Zero(d);  // NaN lanes become all-ones bits
+  int64_t i = 0;
+  for (; i + 2 * lanes <= n; i += 2 * lanes) {
+    const auto v0 = hn::LoadU(d, p + i), v1 = hn::LoadU(d, p + i + lanes);
+    nan = hn::Or(nan, hn::Or(hn::VecFromMask(d, hn::IsNaN(v0)), hn::VecFromMask(d, hn::IsNaN(v1))));
+    m0 = kMax ? hn::Max(m0, v0) : hn::Min(m0, v0);
+    m1 = kMax ? hn::Max(m1, v1) : hn::Min(m1, v1);
+  }
+  for (; i + lanes <= n; i += lanes) {
+    const auto v = hn::LoadU(d, p + i);
+    nan = hn::Or(nan, hn::VecFromMask(d, hn::IsNaN(v)));
+    m0 = kMax ? hn::Max(m0, v) : hn::Min(m0, v);
+  }
+  const auto m = kMax ? hn::Max(m0, m1) : hn::Min(m0, m1);
+  T best = hn::GetLane(kMax ? hn::MaxOfLanes(d, m) : hn::MinOfLanes(d, m));
+  if (!hn::AllFalse(d, hn::MaskFromVec(nan))) return std::numeric_limits<T>::quiet_NaN();
+  for (; i < n; ++i) {
+    const T x = p[i];
+    if (std::isnan(x)) return x;
+    if (kMax ? x > best : x < best) best = x;
+  }
+  return best;
+}
+
+float MaxF32(const float* p, int64_t n) {
+  return Extreme<true>(p, n);
+}
+float MinF32(const float* p, int64_t n) {
+  return Extreme<false>(p, n);
+}
+double MaxF64(const double* p, int64_t n) {
+  return Extreme<true>(p, n);
+}
+double MinF64(const double* p, int64_t n) {
+  return Extreme<false>(p, n);
+}
+
+// e[i] = exp(x[i] - m) and their sum (pairwise over blocks, as SumPairwise). x - m is
+// clamped to -max so that Highway's Exp, valid on [-max, 104] (f32), sees no -inf and
+// returns 0 there, as exp(-inf).
+template <typename T>
+T ExpShift(const T* HWY_RESTRICT x, T m, T* HWY_RESTRICT e, int64_t n) {
+  const hn::ScalableTag<T> d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  const auto vm = hn::Set(d, m);
+  const auto lo = hn::Set(d, -std::numeric_limits<T>::max());
+  int64_t i = 0;
+  for (; i + lanes <= n; i += lanes)
+    hn::StoreU(hn::Exp(d, hn::Max(hn::Sub(hn::LoadU(d, x + i), vm), lo)), d, e + i);
+  for (; i < n; ++i) e[i] = std::exp(x[i] - m);
+  return SumPairwise(e, n);
+}
+
+float ExpShiftF32(const float* x, float m, float* e, int64_t n) {
+  return ExpShift(x, m, e, n);
+}
+double ExpShiftF64(const double* x, double m, double* e, int64_t n) {
+  return ExpShift(x, m, e, n);
+}
+
+template <typename H>
+void WidenToF32(const uint16_t* HWY_RESTRICT src, float* HWY_RESTRICT dst, int64_t n) {
+  const hn::ScalableTag<float> df;
+  const hn::Rebind<H, decltype(df)> dh;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
+  const H* s = reinterpret_cast<const H*>(src);
+  int64_t i = 0;
+  for (; i + lanes <= n; i += lanes)
+    hn::StoreU(hn::PromoteTo(df, hn::LoadU(dh, s + i)), df, dst + i);
+  if (i < n) {
+    // The tail through a zero-padded buffer of one vector.
+    HWY_ALIGN H buf[hn::MaxLanes(df)] = {};
+    HWY_ALIGN float wide[hn::MaxLanes(df)];
+    for (int64_t j = i; j < n; ++j) buf[j - i] = s[j];
+    hn::Store(hn::PromoteTo(df, hn::Load(dh, buf)), df, wide);
+    for (int64_t j = i; j < n; ++j) dst[j] = wide[j - i];
+  }
+}
+
+void F16ToF32(const uint16_t* src, float* dst, int64_t n) {
+  WidenToF32<hwy::float16_t>(src, dst, n);
+}
+void BF16ToF32(const uint16_t* src, float* dst, int64_t n) {
+  WidenToF32<hwy::bfloat16_t>(src, dst, n);
+}
+
+}  // namespace bp::cpu::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+#include "simd_reduce.hpp"
+
+namespace bp::cpu {
+
+HWY_EXPORT(SumF32);
+HWY_EXPORT(SumF64);
+HWY_EXPORT(SumSqF32);
+HWY_EXPORT(SumSqF64);
+HWY_EXPORT(MaxF32);
+HWY_EXPORT(MinF32);
+HWY_EXPORT(MaxF64);
+HWY_EXPORT(MinF64);
+HWY_EXPORT(ExpShiftF32);
+HWY_EXPORT(ExpShiftF64);
+HWY_EXPORT(F16ToF32);
+HWY_EXPORT(BF16ToF32);
+
+float simd_sum_f32(const float* p, int64_t n) {
+  return HWY_DYNAMIC_DISPATCH(SumF32)(p, n);
+}
+double simd_sum_f64(const double* p, int64_t n) {
+  return HWY_DYNAMIC_DISPATCH(SumF64)(p, n);
+}
+float simd_sum_sq_f32(const float* p, int64_t n) {
+  return HWY_DYNAMIC_DISPATCH(SumSqF32)(p, n);
+}
+double simd_sum_sq_f64(const double* p, int64_t n) {
+  return HWY_DYNAMIC_DISPATCH(SumSqF64)(p, n);
+}
+float simd_max_f32(const float* p, int64_t n) {
+  return HWY_DYNAMIC_DISPATCH(MaxF32)(p, n);
+}
+float simd_min_f32(const float* p, int64_t n) {
+  return HWY_DYNAMIC_DISPATCH(MinF32)(p, n);
+}
+double simd_max_f64(const double* p, int64_t n) {
+  return HWY_DYNAMIC_DISPATCH(MaxF64)(p, n);
+}
+double simd_min_f64(const double* p, int64_t n) {
+  return HWY_DYNAMIC_DISPATCH(MinF64)(p, n);
+}
+float simd_exp_shift_f32(const float* x, float m, float* e, int64_t n) {
+  return HWY_DYNAMIC_DISPATCH(ExpShiftF32)(x, m, e, n);
+}
+double simd_exp_shift_f64(const double* x, double m, double* e, int64_t n) {
+  return HWY_DYNAMIC_DISPATCH(ExpShiftF64)(x, m, e, n);
+}
+void simd_f16_to_f32(const uint16_t* src, float* dst, int64_t n) {
+  HWY_DYNAMIC_DISPATCH(F16ToF32)(src, dst, n);
+}
+void simd_bf16_to_f32(const uint16_t* src, float* dst, int64_t n) {
+  HWY_DYNAMIC_DISPATCH(BF16ToF32)(src, dst, n);
+}
+
+}  // namespace bp::cpu
+#endif  // HWY_ONCE

@@ -1,0 +1,34 @@
+// SIMD building blocks of the CPU reductions, the fused softmax and the f16/bf16 matmul path,
+// compiled for every x86 target Highway knows (SSE4, AVX2, AVX-512, ...) and dispatched at run time
+// to the best one the machine has (simd_reduce.cpp). Each works on one contiguous run.
+#pragma once
+
+#include <cstdint>
+
+namespace bp::cpu {
+
+// Sums of n >= 0 elements: vector accumulators over blocks of 2048 elements, the blocks
+// added pairwise, so the rounding error grows with log(n) rather than n.
+float simd_sum_f32(const float* p, int64_t n);
+double simd_sum_f64(const double* p, int64_t n);
+
+// Sums of the squares of n >= 0 elements, blocked and pairwise as the sums.
+float simd_sum_sq_f32(const float* p, int64_t n);
+double simd_sum_sq_f64(const double* p, int64_t n);
+
+// Largest / smallest of n >= 1 elements; NaN if any element is NaN (PyTorch's amax/amin).
+float simd_max_f32(const float* p, int64_t n);
+float simd_min_f32(const float* p, int64_t n);
+double simd_max_f64(const double* p, int64_t n);
+double simd_min_f64(const double* p, int64_t n);
+
+// e[i] = exp(x[i] - m) for n elements, m >= every x[i] and finite; returns the sum of e
+// (pairwise, as above). Highway's Exp: at most 1 ulp from the true value (f32).
+float simd_exp_shift_f32(const float* x, float m, float* e, int64_t n);
+double simd_exp_shift_f64(const double* x, double m, double* e, int64_t n);
+
+// Exact widening of n f16 / bf16 values (their bit patterns) to f32.
+void simd_f16_to_f32(const uint16_t* src, float* dst, int64_t n);
+void simd_bf16_to_f32(const uint16_t* src, float* dst, int64_t n);
+
+}  // namespace bp::cpu

@@ -1,0 +1,115 @@
+// Helpers for the plugin loader tests: the fixture libraries of tests/plugins/ by name,
+// a scratch plugin directory, capturing what the runtime prints on stderr, and running a
+// check with only the built-in reference backend usable.
+#pragma once
+
+#include <backplane/backplane.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+namespace bp::test {
+
+namespace fs = std::filesystem;
+
+// tests/plugins/<name> as built: libbp_fixture_<name>.so, or a file named as given.
+inline fs::path fixture(const std::string& name) {
+  const fs::path dir = BP_FIXTURE_DIR;
+  return name.ends_with(".so") ? dir / name : dir / ("libbp_fixture_" + name + ".so");
+}
+
+// A fresh directory under the temp folder, removed at the end of the test.
+struct ScratchDir {
+  fs::path dir;
+  explicit ScratchDir(const std::string& tag)
+      : dir(fs::temp_directory_path() / ("bp_" + tag + "_" + std::to_string(::getpid()))) {
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+  }
+  ~ScratchDir() {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  }
+  // Copies a fixture in as libbackplane_plugin_<as>.so (what discovery picks up).
+  fs::path add_plugin(const std::string& fixture_name, const std::string& as) const {
+    const fs::path to = dir / ("libbackplane_plugin_" + as + ".so");
+    fs::copy_file(fixture(fixture_name), to);
+    return to;
+  }
+};
+
+// What `f` wrote to file descriptor 2 (stderr).
+inline std::string capture_stderr(const std::function<void()>& f) {
+  std::fflush(stderr);
+  std::FILE* sink = std::tmpfile();
+  const int saved = ::dup(2);
+  ::dup2(::fileno(sink), 2);
+  try {
+    f();
+  } catch (...) {
+    std::fflush(stderr);
+    ::dup2(saved, 2);
+    ::close(saved);
+    std::fclose(sink);
+    throw;
+  }
+  std::fflush(stderr);
+  ::dup2(saved, 2);
+  ::close(saved);
+  std::string text;
+  std::rewind(sink);
+  char buffer[4096];
+  while (size_t n = std::fread(buffer, 1, sizeof buffer, sink)) text.append(buffer, n);
+  std::fclose(sink);
+  return text;
+}
+
+inline std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  size_t start = 0;
+  while (start < text.size()) {
+    const size_t end = text.find('\n', start);
+    lines.push_back(text.substr(start, end - start));
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return lines;
+}
+
+// Unloads every plugin other than the built-in reference that has a device (the CPU
+// plugin other tests of this binary may have loaded), and loads each back from its file
+// when destroyed: "no usable backend" can then be checked in any test order.
+class OnlyReferenceUsable {
+ public:
+  OnlyReferenceUsable() {
+    const std::vector<PluginLoadReport> reports = plugin_reports();
+    for (const BackendInfo& b : backends()) {
+      if (b.type == device_types::Reference || b.device_count == 0) continue;
+      if (std::find(names_.begin(), names_.end(), b.plugin) != names_.end()) continue;
+      names_.push_back(b.plugin);
+      std::string path;
+      for (const PluginLoadReport& r : reports)
+        if (r.plugin == b.plugin && r.status == LoadStatus::Loaded) path = r.path;
+      unregister_plugin(b.plugin);
+      unloaded_.push_back(path);
+    }
+  }
+  ~OnlyReferenceUsable() {
+    for (const std::string& path : unloaded_)
+      if (!path.empty()) load_plugin(path);
+  }
+  OnlyReferenceUsable(const OnlyReferenceUsable&) = delete;
+  OnlyReferenceUsable& operator=(const OnlyReferenceUsable&) = delete;
+
+ private:
+  std::vector<std::string> names_;
+  std::vector<std::string> unloaded_;  // their library files ("" for a built-in plugin)
+};
+
+}  // namespace bp::test

@@ -1,0 +1,19 @@
+// The subcommands of the `backplane` program. Each lives in its own <name>_command.cpp and
+// only exposes an add_<name>_command() that registers it on the CLI11 app; main.cpp calls
+// them in the order `backplane --help` lists them. A subcommand's callback runs after the
+// whole command line parsed and stores the program's exit code.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace bp::cli {
+
+// Exit codes shared by every subcommand (documented in `backplane --help`).
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailure = 1;  // the command ran and found a problem
+inline constexpr int kExitUsage = 2;    // the command line is wrong
+
+// `backplane info`: the runtime, every plugin found and its devices.
+void add_info_command(CLI::App& app, int& exit_code);
+
+}  // namespace bp::cli

@@ -1,0 +1,150 @@
+// `backplane info [--json] [--plugin PATH]...`: the runtime (version, plugin ABI, install
+// plugin folder) and every plugin it found: name, file, version, load status and reason,
+// and the devices of its backends under their canonical selector ("cpu:0").
+//
+// Exit code: 0, or 1 when a file named with --plugin did not load (failed or refused) so a
+// vendor's script can run `backplane info --plugin my.so` as a check; plugins discovered in
+// folders never change the exit code (the report shows them).
+#include "command.hpp"
+#include "plugin_options.hpp"
+
+#include <backplane/dispatch/runtime.hpp>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace bp::cli {
+namespace {
+
+struct InfoOptions {
+  bool json = false;
+  PluginOptions plugins;
+};
+
+// The devices of the backends a plugin registered, in backend then index order.
+std::vector<DeviceInfo> devices_of(const PluginLoadReport& report,
+                                   const std::vector<DeviceInfo>& all) {
+  std::vector<DeviceInfo> mine;
+  if (report.status != LoadStatus::Loaded) return mine;
+  for (const std::string& backend : report.backends) {
+    const int type = find_device_type(backend);
+    for (const DeviceInfo& d : all)
+      if (type >= 0 && d.device.type == type) mine.push_back(d);
+  }
+  return mine;
+}
+
+// A report whose descriptor could not be read names the plugin by its path.
+bool has_descriptor(const PluginLoadReport& r) {
+  return !(r.status == LoadStatus::Failed && r.version.empty() && r.plugin == r.path);
+}
+
+nlohmann::ordered_json or_null(const std::string& s, bool known) {
+  return known ? nlohmann::ordered_json(s) : nlohmann::ordered_json(nullptr);
+}
+
+nlohmann::ordered_json to_json(const RuntimeInfo& runtime, const std::vector<LoadedPlugin>& plugins,
+                               const std::vector<DeviceInfo>& all_devices) {
+  nlohmann::ordered_json out;
+  out["runtime"] = {{"version", runtime.version},
+                    {"abi", {{"major", runtime.abi_major}, {"minor", runtime.abi_minor}}},
+                    {"plugin_dir", runtime.install_plugin_dir.string()}};
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const LoadedPlugin& p : plugins) {
+    const PluginLoadReport& r = p.report;
+    const bool known = has_descriptor(r);
+    nlohmann::ordered_json devices = nlohmann::ordered_json::array();
+    for (const DeviceInfo& d : devices_of(r, all_devices))
+      devices.push_back({{"selector", d.device.str()},
+                         {"name", d.name},
+                         {"vendor", d.vendor},
+                         {"total_memory", d.total_memory},
+                         {"compute_units", d.compute_units},
+                         {"host_accessible", d.host_accessible}});
+    list.push_back({{"name", or_null(r.plugin, known)},
+                    {"path", or_null(r.path, !r.path.empty())},
+                    {"version", or_null(r.version, known)},
+                    {"status", std::string(to_string(r.status))},
+                    {"reason", r.message},
+                    {"devices", std::move(devices)}});
+  }
+  out["plugins"] = std::move(list);
+  return out;
+}
+
+std::string human_bytes(uint64_t bytes) {
+  if (bytes == 0) return "memory unknown";
+  static constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double value = static_cast<double>(bytes);
+  size_t unit = 0;
+  while (value >= 1024.0 && unit + 1 < std::size(kUnits)) {
+    value /= 1024.0;
+    ++unit;
+  }
+  return unit == 0 ? fmt::format("{} B", bytes) : fmt::format("{:.1f} {}", value, kUnits[unit]);
+}
+
+void print_text(const RuntimeInfo& runtime, const std::vector<LoadedPlugin>& plugins,
+                const std::vector<DeviceInfo>& all_devices) {
+  fmt::print("Backplane runtime {}, plugin ABI {}.{}\n", runtime.version, runtime.abi_major,
+             runtime.abi_minor);
+  fmt::print("install plugin folder: {}\n", runtime.install_plugin_dir.string());
+  fmt::print("\n{} plugin{}:\n", plugins.size(), plugins.size() == 1 ? "" : "s");
+  for (const LoadedPlugin& p : plugins) {
+    const PluginLoadReport& r = p.report;
+    if (has_descriptor(r))
+      fmt::print("  {} {} ({}, ABI {}.{}): {}\n", r.plugin, r.version,
+                 r.vendor.empty() ? "no vendor" : r.vendor, r.abi_major, r.abi_minor,
+                 to_string(r.status));
+    else
+      fmt::print("  {}: {}\n", r.path, to_string(r.status));
+    if (has_descriptor(r)) fmt::print("    file: {}\n", r.path.empty() ? "built-in" : r.path);
+    if (!r.message.empty()) fmt::print("    reason: {}\n", r.message);
+    for (const DeviceInfo& d : devices_of(r, all_devices))
+      fmt::print("    {}  {} ({}; {}; {} compute unit{}{})\n", d.device.str(), d.name,
+                 d.vendor.empty() ? "no vendor" : d.vendor, human_bytes(d.total_memory),
+                 d.compute_units, d.compute_units == 1 ? "" : "s",
+                 d.host_accessible ? "; host-accessible" : "");
+  }
+}
+
+int run_info(const InfoOptions& options) {
+  const std::vector<LoadedPlugin> plugins = load_plugins(options.plugins);
+  const RuntimeInfo runtime = runtime_info();
+  const std::vector<DeviceInfo> all_devices = devices();
+  if (options.json)
+    fmt::print("{}\n", to_json(runtime, plugins, all_devices).dump(2));
+  else
+    print_text(runtime, plugins, all_devices);
+  const bool explicit_failed = std::any_of(plugins.begin(), plugins.end(), [](const auto& p) {
+    return p.explicit_file &&
+           (p.report.status == LoadStatus::Failed || p.report.status == LoadStatus::Refused);
+  });
+  return explicit_failed ? kExitFailure : kExitOk;
+}
+
+}  // namespace
+
+void add_info_command(CLI::App& app, int& exit_code) {
+  auto options = std::make_shared<InfoOptions>();
+  CLI::App* info = app.add_subcommand(
+      "info", "Show the runtime, the plugins it found (loaded or not, and why) and their devices");
+  info->add_flag("--json", options->json,
+                 "Print JSON: {runtime: {version, abi: {major, minor}, plugin_dir}, plugins: "
+                 "[{name, path, version, status, reason, devices: [{selector, name, vendor, "
+                 "total_memory, compute_units, host_accessible}]}]}");
+  add_plugin_options(*info, options->plugins);
+  info->footer(
+      "Plugins are searched in --plugin files, BACKPLANE_PLUGIN_PATH (folders separated by "
+      "':'), the plugin folder next to this program and the install plugin folder.\n"
+      "Exit status: 0; 1 when a --plugin file failed to load or was refused; 2 for a bad "
+      "command line.\n");
+  info->callback([options, &exit_code] { exit_code = run_info(*options); });
+}
+
+}  // namespace bp::cli
