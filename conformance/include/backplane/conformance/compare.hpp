@@ -1,0 +1,42 @@
+// The comparator of the conformance suite: a device's result against the reference
+// backend's, under a Tolerance, with a message that says where and by how much the first
+// mismatch is off. Also the layout check of out-variant outputs. Thread-safe.
+#pragma once
+
+#include "backplane/conformance/tolerance.hpp"
+
+#include <backplane/core/shape.hpp>
+#include <backplane/core/tensor.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace bp::conformance {
+
+struct CompareResult {
+  bool ok = true;
+  // Over element pairs that are both finite (NaN and infinities are checked by position
+  // and sign, not measured): the largest |got - want| and the largest ULP distance in the
+  // output dtype (integer dtypes: the largest difference as an integer count).
+  double max_abs_err = 0.0;
+  int64_t max_ulp = 0;
+  int64_t first_bad_index = -1;  // row-major flat index of the first bad element, -1 if none
+  std::string message;           // empty when ok
+};
+
+// Compares `got` (the device's result) with `want` (the reference backend's). A dtype or
+// shape mismatch fails before any value is read and names both. Both tensors may be on any
+// device and have any strides; elements are compared in row-major order. Integer and bool
+// results are compared exactly (as int64, so the whole int64 range) whatever `tol` says.
+CompareResult compare(const Tensor& got, const Tensor& want, const Tolerance& tol);
+
+// ULP distance of two finite values of a floating dtype, each exactly representable in it:
+// how many representable values lie from one to the other (-0 and +0 are the same point).
+int64_t ulp_distance(double a, double b, ScalarType dtype);
+
+// For out-variants: the output tensor the kernel wrote must keep the shape and strides the
+// caller gave it (or, when it was resized, be contiguous of the result's shape). Returns ""
+// when `out` has exactly `sizes` and `strides`, else a message naming both layouts.
+std::string check_out_layout(const Tensor& out, IntArrayRef sizes, IntArrayRef strides);
+
+}  // namespace bp::conformance

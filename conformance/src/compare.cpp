@@ -1,0 +1,173 @@
+// The comparator: reads both results to host memory (f64 holds every f16/bf16/f32/f64 and
+// every integer up to 2^53 exactly; integers are read as int64 so the whole int64 range is
+// exact), checks NaN positions and infinities exactly, then each finite pair under the
+// tolerance, keeping the worst errors and the first bad element for the message.
+#include "backplane/conformance/compare.hpp"
+
+#include <backplane/tensor_api.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+namespace bp::conformance {
+namespace {
+
+// Sign and magnitude bits of a value of `dtype`; consecutive representable values of one
+// sign have consecutive magnitudes, which is what makes the ULP distance a subtraction.
+struct SignMagnitude {
+  bool negative;
+  uint64_t magnitude;
+};
+
+SignMagnitude sign_magnitude(double v, ScalarType dtype) {
+  uint64_t bits = 0;
+  int sign_bit = 63;
+  switch (dtype) {
+    case ScalarType::Float16:
+      bits = sdk::Half(v).bits;
+      sign_bit = 15;
+      break;
+    case ScalarType::BFloat16:
+      bits = sdk::BFloat16(v).bits;
+      sign_bit = 15;
+      break;
+    case ScalarType::Float32: {
+      const auto f = static_cast<float>(v);
+      uint32_t u;
+      std::memcpy(&u, &f, sizeof u);
+      bits = u;
+      sign_bit = 31;
+      break;
+    }
+    default:
+      std::memcpy(&bits, &v, sizeof bits);
+      break;
+  }
+  const uint64_t sign_mask = uint64_t{1} << sign_bit;
+  return {(bits & sign_mask) != 0, bits & (sign_mask - 1)};
+}
+
+std::string multi_index(int64_t flat, const Shape& sizes) {
+  std::vector<int64_t> index(sizes.size());
+  for (size_t d = sizes.size(); d-- > 0;) {
+    index[d] = flat % sizes[d];
+    flat /= sizes[d];
+  }
+  return shape_str(IntArrayRef(index));
+}
+
+std::string value_str(double v) {
+  return std::isnan(v) ? "nan" : fmt::format("{}", v);
+}
+
+}  // namespace
+
+int64_t ulp_distance(double a, double b, ScalarType dtype) {
+  const SignMagnitude x = sign_magnitude(a, dtype);
+  const SignMagnitude y = sign_magnitude(b, dtype);
+  // Same sign: the magnitudes' difference. Opposite signs: both distances to zero.
+  const uint64_t d =
+      x.negative == y.negative
+          ? (x.magnitude > y.magnitude ? x.magnitude - y.magnitude : y.magnitude - x.magnitude)
+          : x.magnitude + y.magnitude;  // < 2^64: magnitudes are < 2^63
+  constexpr auto kMax = static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
+  return static_cast<int64_t>(d > kMax ? kMax : d);
+}
+
+CompareResult compare(const Tensor& got, const Tensor& want, const Tolerance& tol) {
+  CompareResult r;
+  auto fail = [&r](std::string message) {
+    r.ok = false;
+    r.message = std::move(message);
+    return r;
+  };
+  if (got.dtype() != want.dtype())
+    return fail(fmt::format("dtype mismatch: got {}, want {}", dtype_name(got.dtype()),
+                            dtype_name(want.dtype())));
+  if (got.sizes() != want.sizes())
+    return fail(fmt::format("shape mismatch: got {}, want {}", shape_str(got.sizes()),
+                            shape_str(want.sizes())));
+  const ScalarType dtype = want.dtype();
+  const int64_t n = want.numel();
+  int64_t bad = 0;
+  std::string first;  // the first mismatch, described
+
+  if (!is_floating(dtype)) {
+    // Integers and bools are exact whatever the tolerance says: there is no rounding.
+    const std::vector<int64_t> g = to_vector<int64_t>(got);
+    const std::vector<int64_t> w = to_vector<int64_t>(want);
+    for (int64_t i = 0; i < n; ++i) {
+      const auto gi = g[static_cast<size_t>(i)], wi = w[static_cast<size_t>(i)];
+      if (gi == wi) continue;
+      // |gi - wi| in uint64 (no overflow across the int64 range).
+      const uint64_t diff = gi > wi ? static_cast<uint64_t>(gi) - static_cast<uint64_t>(wi)
+                                    : static_cast<uint64_t>(wi) - static_cast<uint64_t>(gi);
+      r.max_abs_err = std::max(r.max_abs_err, static_cast<double>(diff));
+      constexpr auto kMax = static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
+      r.max_ulp = std::max(r.max_ulp, static_cast<int64_t>(std::min(diff, kMax)));
+      if (bad++ == 0) {
+        r.first_bad_index = i;
+        first = fmt::format("at {}: got {}, want {} (exact)", multi_index(i, want.sizes()), gi, wi);
+      }
+    }
+  } else {
+    const std::vector<double> g = to_vector<double>(got);
+    const std::vector<double> w = to_vector<double>(want);
+    for (int64_t i = 0; i < n; ++i) {
+      const double gi = g[static_cast<size_t>(i)], wi = w[static_cast<size_t>(i)];
+      bool pass;
+      std::string why;
+      if (std::isnan(gi) || std::isnan(wi)) {
+        pass = std::isnan(gi) && std::isnan(wi);
+        why = "NaN positions must match";
+      } else if (std::isinf(gi) || std::isinf(wi)) {
+        pass = gi == wi;
+        why = "infinities must match with their sign";
+      } else {
+        const double diff = std::fabs(gi - wi);
+        const int64_t ulp = ulp_distance(gi, wi, dtype);
+        r.max_abs_err = std::max(r.max_abs_err, diff);
+        r.max_ulp = std::max(r.max_ulp, ulp);
+        pass = tol.exact ? gi == wi
+                         : diff <= tol.atol + tol.rtol * std::fabs(wi) ||
+                               (tol.max_ulp > 0 && ulp <= tol.max_ulp);
+        why = fmt::format("|diff| {}, {} ulp; allowed {}", value_str(diff), ulp, to_string(tol));
+      }
+      if (pass) continue;
+      if (bad++ == 0) {
+        r.first_bad_index = i;
+        first = fmt::format("at {}: got {}, want {} ({})", multi_index(i, want.sizes()),
+                            value_str(gi), value_str(wi), why);
+      }
+    }
+  }
+  if (bad > 0)
+    return fail(fmt::format("{} of {} elements differ (max |diff| {}, max ulp {}); first {}", bad,
+                            n, value_str(r.max_abs_err), r.max_ulp, first));
+  return r;
+}
+
+std::string check_out_layout(const Tensor& out, IntArrayRef sizes, IntArrayRef strides) {
+  bool same = static_cast<size_t>(out.dim()) == sizes.size() && strides.size() == sizes.size();
+  bool empty = false;
+  for (size_t d = 0; same && d < sizes.size(); ++d) {
+    same = out.sizes()[d] == sizes[d];
+    empty = empty || sizes[d] == 0;
+  }
+  // A stride of a dim of size 1 never addresses memory, nor does any stride of an empty
+  // tensor; PyTorch leaves them unspecified, so they are not compared.
+  for (size_t d = 0; same && !empty && d < sizes.size(); ++d)
+    same = sizes[d] <= 1 || out.strides()[d] == strides[d];
+  if (same) return "";
+  return fmt::format("out layout: got sizes {} strides {}, want sizes {} strides {}",
+                     shape_str(out.sizes()), shape_str(out.strides()), shape_str(sizes),
+                     shape_str(strides));
+}
+
+}  // namespace bp::conformance

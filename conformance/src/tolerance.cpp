@@ -1,0 +1,182 @@
+// The tolerance table of the conformance suite: one line per op family, with the reason for
+// its bounds next to it. The reference backend computes in double and rounds once to the
+// output dtype, so for f16/bf16/f32 it is the correctly rounded result (within 0.5 ULP) and
+// for f64 it carries libm's error (about 1 ULP). Bounds are what a correct fast
+// implementation needs, no more: a kernel that is off by more is wrong.
+#include "backplane/conformance/tolerance.hpp"
+
+#include <backplane/core/error.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+namespace bp::conformance {
+namespace {
+
+enum class Kind {
+  Exact,      // the result is an input value, an index, a bool or an integer-valued rounding
+  Default,    // PyTorch's default rtol/atol for the dtype (torch.testing.assert_close)
+  Ulp,        // max_ulp, with an absolute floor for results near zero
+  Reduction,  // K values folded into one: rtol + sqrt(K)*eps_acc, atol + K*eps_acc
+  Product,    // as Reduction, but relative error grows linearly: rtol + K*eps_acc
+};
+
+struct Rule {
+  const char* ops;  // base op names, space-separated
+  Kind kind;
+  int64_t ulp_half;    // ULP bound for f16 and bf16 (Kind::Ulp)
+  int64_t ulp_single;  // ULP bound for f32 and f64 (Kind::Ulp)
+  double floor_eps;    // absolute floor, in eps of the compute precision (Kind::Ulp)
+};
+
+// f16/bf16 ULP bounds: implementations compute in f32 and round once, so they are at most
+// 1 ULP from the correctly rounded reference; composites round twice (2 ULP).
+// f32/f64 ULP bounds: IEEE operations (sqrt, 1/x) are correctly rounded (1 ULP of slack for
+// hardware reciprocal/sqrt approximations refined by one Newton step); rsqrt rounds twice.
+// Vendor math libraries document 1-4 ULP for the transcendental functions (CUDA expf 2,
+// sinf 2, tanhf 2, erff 2, powf 2; Highway's contrib/math Sin/Cos 3, Log/Tanh 4; glibc
+// < 1), so 4 ULP admits all of them and still catches a wrong polynomial or range
+// reduction. The floor covers results that cancel to near zero: the argument reduction of
+// sin/cos near multiples of pi, and gelu's 1 + erf(x/sqrt 2) for negative x, whose absolute
+// error is a few eps of the compute precision however small the result. It is counted in
+// eps of f32 for f16/bf16/f32 (half types compute in f32; an f16 eps floor would admit
+// any result below 0.008) and of f64 for f64.
+constexpr Rule kRules[] = {
+    {"copy_ fill_ cat index_select gather where embedding", Kind::Exact, 0, 0, 0},  // moves
+    {"neg abs sign relu floor ceil clamp maximum minimum", Kind::Exact, 0, 0, 0},   // picks
+    {"amax amin argmax argmin all any", Kind::Exact, 0, 0, 0},  // selecting reductions
+    {"eq ne lt le gt ge logical_and logical_or logical_not", Kind::Exact, 0, 0, 0},  // bool
+    {"sqrt reciprocal", Kind::Ulp, 1, 1, 0},  // IEEE-exact operations
+    {"rsqrt", Kind::Ulp, 1, 2, 0},            // 1/sqrt(x): two roundings
+    {"exp log tanh sigmoid erf pow", Kind::Ulp, 1, 4, 0},
+    {"sin cos", Kind::Ulp, 1, 4, 1},    // + argument reduction near zeros of the result
+    {"gelu silu", Kind::Ulp, 2, 4, 8},  // products with cancellation (gelu, x < 0)
+    // Elementwise arithmetic: one rounding, but alpha (add/sub) and fused multiply-adds
+    // make a second; cancellation makes relative error unbounded, hence atol. arange
+    // computes start + i*step, which cancels near zero crossings the same way.
+    {"add sub mul div arange", Kind::Default, 0, 0, 0},
+    // Summation error is at most (K-1)*u*sum|x_i| (Higham, 4.2); blocked and pairwise sums
+    // are typically sqrt(K)*u relative. The suite's inputs are O(1), so K*eps absolute and
+    // sqrt(K)*eps relative bound what a correct summation order can change.
+    {"sum mean matmul addmm linear softmax log_softmax layer_norm rms_norm "
+     "scaled_dot_product_attention",
+     Kind::Reduction, 0, 0, 0},
+    {"prod", Kind::Product, 0, 0, 0},  // relative error of K-1 products: (K-1)*u
+};
+
+bool rule_has(const Rule& rule, std::string_view name) {
+  std::string_view ops = rule.ops;
+  while (!ops.empty()) {
+    const size_t space = ops.find(' ');
+    if (ops.substr(0, space) == name) return true;
+    if (space == std::string_view::npos) break;
+    ops.remove_prefix(space + 1);
+  }
+  return false;
+}
+
+const Rule* find_rule(std::string_view name) {
+  for (const Rule& rule : kRules)
+    if (rule_has(rule, name)) return &rule;
+  return nullptr;
+}
+
+// "aten::add.out" -> "add"; "add_" -> "add" when only the functional form is in the table.
+const Rule* rule_for(std::string_view op_name) {
+  std::string_view name = op_name;
+  if (const size_t colons = name.rfind("::"); colons != std::string_view::npos)
+    name.remove_prefix(colons + 2);
+  name = name.substr(0, name.find('.'));
+  if (const Rule* rule = find_rule(name)) return rule;
+  if (name.size() > 1 && name.back() == '_') return find_rule(name.substr(0, name.size() - 1));
+  return nullptr;
+}
+
+// torch.testing.assert_close's defaults.
+Tolerance pytorch_default(ScalarType dtype) {
+  switch (dtype) {
+    case ScalarType::Float16:
+      return {1e-3, 1e-5, 0, false};
+    case ScalarType::BFloat16:
+      return {1.6e-2, 1e-5, 0, false};
+    case ScalarType::Float32:
+      return {1.3e-6, 1e-5, 0, false};
+    default:
+      return {1e-7, 1e-7, 0, false};
+  }
+}
+
+// The precision f16/bf16 results are computed in: f32 (reductions of f16/bf16 accumulate in
+// f32, docs/ops.md), so their accumulation error is f32's; only the final rounding is in
+// the output dtype, which the default rtol covers.
+double accumulation_eps(ScalarType dtype) {
+  return dtype == ScalarType::Float64 ? dtype_eps(ScalarType::Float64)
+                                      : dtype_eps(ScalarType::Float32);
+}
+
+}  // namespace
+
+double dtype_eps(ScalarType dtype) {
+  switch (dtype) {
+    case ScalarType::Float16:
+      return std::ldexp(1.0, -10);
+    case ScalarType::BFloat16:
+      return std::ldexp(1.0, -7);
+    case ScalarType::Float32:
+      return std::ldexp(1.0, -23);
+    case ScalarType::Float64:
+      return std::ldexp(1.0, -52);
+    default:
+      return 0.0;
+  }
+}
+
+Tolerance tolerance_for(std::string_view op_name, ScalarType dtype, int64_t reduced_elements) {
+  const Rule* rule = rule_for(op_name);
+  BP_CHECK(rule != nullptr, ErrorCode::InvalidArgument,
+           "no conformance tolerance for operator '{}' (add it to the table in "
+           "conformance/src/tolerance.cpp)",
+           op_name);
+  BP_CHECK(reduced_elements >= 1, ErrorCode::InvalidArgument,
+           "reduced_elements must be >= 1, got {}", reduced_elements);
+  if (!is_floating(dtype) || rule->kind == Kind::Exact) return {0.0, 0.0, 0, true};
+  const bool half = dtype == ScalarType::Float16 || dtype == ScalarType::BFloat16;
+  const auto k = static_cast<double>(reduced_elements);
+  Tolerance tol = pytorch_default(dtype);
+  switch (rule->kind) {
+    case Kind::Exact:
+    case Kind::Default:
+      break;
+    case Kind::Ulp:
+      tol.rtol = 0.0;
+      tol.atol = rule->floor_eps * accumulation_eps(dtype);
+      tol.max_ulp = half ? rule->ulp_half : rule->ulp_single;
+      break;
+    case Kind::Reduction:
+      tol.rtol += std::sqrt(k) * accumulation_eps(dtype);
+      tol.atol += k * accumulation_eps(dtype);
+      break;
+    case Kind::Product:
+      tol.rtol += k * accumulation_eps(dtype);
+      tol.atol += k * accumulation_eps(dtype);
+      break;
+  }
+  return tol;
+}
+
+std::string to_string(const Tolerance& tol) {
+  if (tol.exact) return "exact";
+  char buf[96];
+  if (tol.max_ulp > 0 && tol.rtol == 0.0)
+    std::snprintf(buf, sizeof buf, "%lld ulp or atol %.3g", static_cast<long long>(tol.max_ulp),
+                  tol.atol);
+  else if (tol.max_ulp > 0)
+    std::snprintf(buf, sizeof buf, "%lld ulp or rtol %.3g atol %.3g",
+                  static_cast<long long>(tol.max_ulp), tol.rtol, tol.atol);
+  else
+    std::snprintf(buf, sizeof buf, "rtol %.3g atol %.3g", tol.rtol, tol.atol);
+  return buf;
+}
+
+}  // namespace bp::conformance
