@@ -6,6 +6,7 @@
 
 #include "cpu.hpp"
 
+#include <backplane/sdk/dtype.hpp>
 #include <backplane/sdk/half.hpp>
 
 #include <cstddef>
@@ -18,28 +19,10 @@ namespace bp::cpu {
 using sdk::BFloat16;
 using sdk::Half;
 
-inline size_t dtype_size(bp_dtype d) {
-  switch (d) {
-    case BP_DTYPE_BOOL:
-    case BP_DTYPE_I8:
-    case BP_DTYPE_U8:
-      return 1;
-    case BP_DTYPE_I16:
-    case BP_DTYPE_F16:
-    case BP_DTYPE_BF16:
-      return 2;
-    case BP_DTYPE_I32:
-    case BP_DTYPE_F32:
-      return 4;
-    default:
-      return 8;
-  }
-}
+using sdk::dtype_size;
 
 inline const char* dtype_str(bp_dtype d) {
-  static const char* const kNames[] = {"bool", "i8",  "u8",   "i16", "i32",
-                                       "i64",  "f16", "bf16", "f32", "f64"};
-  return d < BP_DTYPE_COUNT ? kNames[d] : "invalid";
+  return sdk::dtype_name(d);
 }
 
 // A strided view of one tensor argument: `base` points at the first element (byte offset
@@ -96,37 +79,9 @@ inline const bp_tensor* out_tensor(const bp_call* c, size_t k = 0) {
 }
 
 // ---- dtypes as C++ types --------------------------------------------------------------------
-template <typename T>
-struct TypeTag {
-  using type = T;
-};
-
-// Calls f(TypeTag<T>{}) with the C++ type of `dtype`.
-template <typename F>
-void visit_dtype(bp_dtype dtype, F&& f) {
-  switch (dtype) {
-    case BP_DTYPE_BOOL:
-      return f(TypeTag<bool>{});
-    case BP_DTYPE_I8:
-      return f(TypeTag<int8_t>{});
-    case BP_DTYPE_U8:
-      return f(TypeTag<uint8_t>{});
-    case BP_DTYPE_I16:
-      return f(TypeTag<int16_t>{});
-    case BP_DTYPE_I32:
-      return f(TypeTag<int32_t>{});
-    case BP_DTYPE_I64:
-      return f(TypeTag<int64_t>{});
-    case BP_DTYPE_F16:
-      return f(TypeTag<Half>{});
-    case BP_DTYPE_BF16:
-      return f(TypeTag<BFloat16>{});
-    case BP_DTYPE_F32:
-      return f(TypeTag<float>{});
-    default:
-      return f(TypeTag<double>{});
-  }
-}
+// visit_dtype(dtype, f) calls f(TypeTag<T>{}) with the C++ type of `dtype` (the SDK's).
+using sdk::TypeTag;
+using sdk::visit_dtype;
 
 template <typename T>
 inline constexpr bool kIsHalfLike = std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
