@@ -54,6 +54,11 @@ DeviceInfo device_info(Device device) {
                     p.dtypes};
 }
 
+RawDeviceApi raw_device_api(Device device) {
+  detail::Backend& b = detail::Runtime::get().backend_for(device);
+  return RawDeviceApi{b.api, b.ctx, device.index, b.name};
+}
+
 namespace detail {
 std::string dtype_mask_names(uint32_t mask) {
   if (mask == BP_DTYPES_ALL) return "all dtypes";

@@ -11,6 +11,7 @@
 #include <string>
 
 using bp::ScalarType;
+using bp::conformance::input_scale_for;
 using bp::conformance::Tolerance;
 using bp::conformance::tolerance_for;
 
@@ -39,7 +40,10 @@ TEST_CASE("transcendental ops are ULP-bounded in the output dtype") {
     const Tolerance f32 = tolerance_for(op, ScalarType::Float32);
     CHECK(f32.max_ulp == 4);
     CHECK(f32.rtol == 0.0);
-    CHECK(f32.atol == 0.0);
+    // Only subnormal results may be off by more (flushed to zero).
+    CHECK(f32.atol == std::ldexp(1.0, -126));
+    CHECK(tolerance_for(op, ScalarType::Float64).atol == std::ldexp(1.0, -1022));
+    CHECK(tolerance_for(op, ScalarType::Float16).atol == std::ldexp(1.0, -14));
     CHECK(tolerance_for(op, ScalarType::Float64).max_ulp == 4);
     CHECK(tolerance_for(op, ScalarType::Float16).max_ulp == 1);
     CHECK(tolerance_for(op, ScalarType::BFloat16).max_ulp == 1);
@@ -52,8 +56,10 @@ TEST_CASE("transcendental ops are ULP-bounded in the output dtype") {
   CHECK(tolerance_for("sin", ScalarType::Float32).atol == kEps32);
   CHECK(tolerance_for("cos", ScalarType::Float64).atol == kEps64);
   CHECK(tolerance_for("gelu", ScalarType::Float32).atol == 8 * kEps32);
-  // Half types compute in f32, so their floor is f32's, not the far looser f16 eps.
-  CHECK(tolerance_for("gelu", ScalarType::Float16).atol == 8 * kEps32);
+  // Half types compute in f32, so their floor is f32's, not the far looser f16 eps, unless
+  // the subnormal floor of f16 (2^-14) is larger.
+  CHECK(tolerance_for("gelu", ScalarType::Float16).atol == std::ldexp(1.0, -14));
+  CHECK(tolerance_for("gelu", ScalarType::BFloat16).atol == 8 * kEps32);
   CHECK(tolerance_for("sin", ScalarType::BFloat16).atol == kEps32);
 }
 
@@ -79,10 +85,12 @@ TEST_CASE("reductions and matmul scale with the reduced length K") {
   const Tolerance k100 = tolerance_for("matmul", ScalarType::Float32, 100);
   CHECK(k100.rtol == doctest::Approx(1.3e-6 + 10 * kEps32).epsilon(1e-12));
   CHECK(k100.atol == doctest::Approx(1e-5 + 100 * kEps32).epsilon(1e-12));
-  // f16/bf16 accumulate in f32: their K term is f32's, on top of their own default.
+  // f16/bf16 accumulate in f32: their K term is f32's, on top of their own default, plus
+  // one rounding of an intermediate of magnitude sqrt(K) in the half type.
+  const double eps_bf16 = std::ldexp(1.0, -7);
   const Tolerance bf16 = tolerance_for("sum", ScalarType::BFloat16, 10000);
-  CHECK(bf16.rtol == doctest::Approx(1.6e-2 + 100 * kEps32).epsilon(1e-12));
-  CHECK(bf16.atol == doctest::Approx(1e-5 + 10000 * kEps32).epsilon(1e-12));
+  CHECK(bf16.rtol == doctest::Approx(1.6e-2 + 100 * kEps32 + eps_bf16).epsilon(1e-12));
+  CHECK(bf16.atol == doctest::Approx(1e-5 + 10000 * kEps32 + 100 * eps_bf16).epsilon(1e-12));
   const Tolerance f64 = tolerance_for("softmax.int", ScalarType::Float64, 4);
   CHECK(f64.rtol == doctest::Approx(1e-7 + 2 * kEps64).epsilon(1e-12));
   // prod's relative error grows linearly with K.
@@ -91,6 +99,20 @@ TEST_CASE("reductions and matmul scale with the reduced length K") {
   // Bigger K, looser bound; the elementwise ops ignore K.
   CHECK(tolerance_for("sum", ScalarType::Float32, 4096).atol > k100.atol);
   CHECK(tolerance_for("add", ScalarType::Float32, 4096).atol == 1e-5);
+}
+
+TEST_CASE("the absolute bound of accumulating ops grows with the inputs' magnitude") {
+  const Tolerance unit = tolerance_for("sum", ScalarType::Float32, 100);
+  const Tolerance big = tolerance_for("sum", ScalarType::Float32, 100, 1000.0);
+  CHECK(big.atol == doctest::Approx(1e-5 + 100 * kEps32 * 1000).epsilon(1e-12));
+  CHECK(big.rtol == unit.rtol);
+  CHECK(tolerance_for("add", ScalarType::Float32, 1, 1000.0).atol == 1e-5);  // not accumulating
+  // The scale: the largest input RMS, the product of the two largest for the matmul family,
+  // never below 1.
+  CHECK(input_scale_for("sum.dim_IntList", {3.0, 0.5}) == 3.0);
+  CHECK(input_scale_for("matmul", {3.0, 0.5, 4.0}) == 12.0);
+  CHECK(input_scale_for("linear", {0.5, 0.25}) == 1.0);
+  CHECK(input_scale_for("softmax.int", {}) == 1.0);
 }
 
 TEST_CASE("op names: overloads, namespaces, out and in-place forms name the same family") {

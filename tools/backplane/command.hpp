@@ -16,4 +16,7 @@ inline constexpr int kExitUsage = 2;    // the command line is wrong
 // `backplane info`: the runtime, every plugin found and its devices.
 void add_info_command(CLI::App& app, int& exit_code);
 
+// `backplane conformance`: the conformance suite against one device; `conformance merge`.
+void add_conformance_command(CLI::App& app, int& exit_code);
+
 }  // namespace bp::cli

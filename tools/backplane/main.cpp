@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(0, 1);
   app.set_version_flag("--version", [] { return "backplane " + bp::runtime_info().version; });
   bp::cli::add_info_command(app, exit_code);
+  bp::cli::add_conformance_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

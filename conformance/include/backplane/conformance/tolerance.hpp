@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace bp::conformance {
 
@@ -32,7 +33,17 @@ std::string to_string(const Tolerance& tol);
 // of matmul, the softmax/normalised length); other ops ignore it. Integer and bool outputs
 // are always exact. Throws bp::Error(InvalidArgument) for an op the table does not know,
 // so a new op cannot silently get a made-up tolerance, and for K < 1.
-Tolerance tolerance_for(std::string_view op_name, ScalarType dtype, int64_t reduced_elements = 1);
+//
+// input_scale is the magnitude of the terms each output accumulates (input_scale_for()):
+// the absolute error of a sum is bounded relative to sum |x_i|, not to the result, so the
+// absolute part of the accumulating families' bound grows with it. 1 for unit-scale inputs.
+Tolerance tolerance_for(std::string_view op_name, ScalarType dtype, int64_t reduced_elements = 1,
+                        double input_scale = 1.0);
+
+// The input_scale of a call from the root-mean-square of each tensor input's finite values
+// (in argument order): the largest of them, or the product of the two largest for the
+// matmul family (each term is a product of two inputs); never below 1.
+double input_scale_for(std::string_view op_name, std::vector<double> input_rms);
 
 // Machine epsilon of a floating dtype (distance from 1 to the next value): 2^-10 for f16,
 // 2^-7 for bf16, 2^-23 for f32, 2^-52 for f64. 0 for integer and bool dtypes.

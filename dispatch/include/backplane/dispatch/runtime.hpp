@@ -131,6 +131,19 @@ std::vector<BackendInfo> backends();
 std::vector<DeviceInfo> devices();
 DeviceInfo device_info(Device device);  // throws bp::Error for an unknown device
 
+// The device interface of one device exactly as its plugin registered it: the raw C
+// function table, the plugin's context and the device index. For the conformance suite's
+// device-API checks and for tools; calls go straight to the plugin, with no validation and
+// no caching allocator in between. Valid until the plugin is unregistered. Throws
+// bp::Error(Device) for an unknown device.
+struct RawDeviceApi {
+  const bp_device_api* api = nullptr;
+  void* ctx = nullptr;
+  int32_t index = 0;
+  std::string backend;
+};
+RawDeviceApi raw_device_api(Device device);
+
 // The computed dispatch table of one op, one line per backend: whether it runs a kernel
 // (and from which plugin, for which dtypes), its composite decomposition, or is missing.
 std::string dump_op_table(std::string_view op_name);

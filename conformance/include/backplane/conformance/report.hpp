@@ -1,0 +1,87 @@
+// The result of a conformance run and its renderings: the JSON report (the format shards
+// are merged from), JUnit XML for CI systems, Markdown for a pull request or a vendor's
+// release notes, and the op × dtype matrix printed on a terminal. Plain data; thread-compatible.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace bp::conformance {
+
+enum class CaseStatus { Passed, Failed, Unsupported, Xfail, Xpass, Crashed, Timeout };
+std::string_view to_string(CaseStatus status);  // "passed", "failed", ... "timeout"
+std::optional<CaseStatus> parse_case_status(std::string_view text);
+// Failed, Xpass, Crashed and Timeout make a run fail.
+bool is_failure(CaseStatus status);
+
+struct CaseResult {
+  std::string id;     // op/dtype/sample
+  int64_t index = 0;  // position in the unsharded run's plan (merge restores this order)
+  std::string op;
+  std::string dtype;
+  CaseStatus status = CaseStatus::Passed;
+  double max_abs_err = 0.0;
+  int64_t max_ulp = 0;
+  std::string message;      // why it failed, crashed, timed out or is unsupported
+  std::string expectation;  // the expectations entry that applied: "reason (file:line)"
+  std::string repro;        // one command that reruns exactly this case (failures only)
+  double seconds = 0.0;
+};
+
+// How the device runs one operator of the catalog.
+struct OpCoverage {
+  std::string op;
+  bool primitive = true;
+  // "native" (the plugin's own kernel), "decomposed" (a composite through core's
+  // decomposition), "fallback" (another backend runs it), "missing".
+  std::string implementation;
+};
+
+struct Summary {
+  int64_t passed = 0, failed = 0, unsupported = 0, xfail = 0, xpass = 0, crashed = 0, timeout = 0;
+  int64_t total() const {
+    return passed + failed + unsupported + xfail + xpass + crashed + timeout;
+  }
+  int64_t failures() const { return failed + xpass + crashed + timeout; }
+};
+
+struct Report {
+  std::string device;       // "cpu:0"
+  std::string device_name;  // the device's own name
+  std::string plugin;       // plugin name (and version)
+  std::string plugin_path;  // library file, "" for a built-in backend
+  uint64_t seed = 0;
+  std::string suite;              // "quick" or "full"
+  std::string shard;              // "I/N", or "" when not sharded
+  std::vector<OpCoverage> ops;    // every catalog op
+  std::vector<CaseResult> cases;  // in plan order
+  double seconds = 0.0;           // wall time of the run (sum over shards after a merge)
+
+  Summary summary() const;
+  // Fraction of primitives with a native kernel; fraction of composites the device runs
+  // (a fused kernel, or the decomposition: at least one of its cases ran, or it had no
+  // cases in this run). Computed from `ops` and `cases`, so a merged report equals an
+  // unsharded one.
+  double primitive_coverage() const;
+  double composite_coverage() const;
+  bool failed() const { return summary().failures() > 0; }
+};
+
+nlohmann::json to_json(const Report& report);
+// Reads a report written by to_json; throws bp::Error naming `source` and what is wrong.
+Report report_from_json(const nlohmann::json& json, std::string_view source);
+std::string to_junit(const Report& report);
+std::string to_markdown(const Report& report);
+// The op × dtype matrix and the summary, for a terminal (ANSI colours when `color`).
+std::string terminal_matrix(const Report& report, bool color);
+
+// Combines the reports of the shards of one run (same device, plugin, seed and suite; no
+// case twice), in case-id order of the plan; throws bp::Error naming the first mismatch.
+Report merge_reports(std::vector<Report> shards);
+
+}  // namespace bp::conformance

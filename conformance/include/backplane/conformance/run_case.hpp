@@ -1,0 +1,35 @@
+// Running one conformance case in this process: build the sample's inputs on the reference
+// device, copy them to the device under test into buffers fenced by guard bytes, run the op
+// there (out-variant, into guarded outputs) and on the reference, then compare the results,
+// the guard bytes and the inputs (a kernel must not write its inputs). The process runner
+// (worker_pool.hpp) calls this in child processes so a crashing kernel cannot take the run
+// down; tests and `--jobs 0` call it directly.
+#pragma once
+
+#include "backplane/conformance/case_id.hpp"
+
+#include <backplane/backplane.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace bp::conformance {
+
+// What one case found, before the expectations file is applied.
+struct CaseRun {
+  enum class Kind { Passed, Failed, Unsupported };
+  Kind kind = Kind::Passed;
+  std::string message;  // why it failed / is unsupported; "" when passed
+  double max_abs_err = 0.0;
+  int64_t max_ulp = 0;
+};
+
+// The per-case seed: the suite's seed mixed with the case id, so a case draws the same
+// inputs whichever process, shard or order runs it.
+uint64_t case_seed(uint64_t suite_seed, const CaseId& id);
+
+// Runs case `id` on `device`. Never throws for a failure of the device (that is a Failed
+// result); throws bp::Error when the id names no case (unknown op, dtype or sample).
+CaseRun run_case(const CaseId& id, Device device, uint64_t suite_seed);
+
+}  // namespace bp::conformance

@@ -1,0 +1,39 @@
+// The op groups' record lists, concatenated by records.cpp. Each group file adds the
+// records of its ops; together they cover every operator of the catalog (a test checks).
+#pragma once
+
+#include "backplane/conformance/records.hpp"
+
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace bp::conformance::detail {
+
+using MakeArgs = std::function<std::vector<IValue>(InputMaker&)>;
+
+inline Sample quick_sample(std::string name, MakeArgs make, int64_t reduced = 1) {
+  return Sample{std::move(name), true, std::move(make), std::nullopt, reduced};
+}
+
+inline Sample full_sample(std::string name, MakeArgs make, int64_t reduced = 1) {
+  return Sample{std::move(name), false, std::move(make), std::nullopt, reduced};
+}
+
+// Error inputs are always quick: they are cheap and every backend must reject them.
+inline Sample error_sample(std::string name, std::string expect, MakeArgs make) {
+  return Sample{std::move(name), true, std::move(make), std::move(expect), 1};
+}
+
+// copy_, fill_, arange, cat, index_select, gather, where, embedding
+void add_data_movement_records(std::vector<OpRecord>& out);
+// unary, binary (with .Scalar forms), comparisons, logical ops, clamp
+void add_elementwise_records(std::vector<OpRecord>& out);
+// sum, mean, prod, amax, amin, argmax, argmin, all, any
+void add_reduction_records(std::vector<OpRecord>& out);
+// softmax, log_softmax, layer_norm, rms_norm, matmul, addmm, linear,
+// scaled_dot_product_attention
+void add_nn_records(std::vector<OpRecord>& out);
+
+}  // namespace bp::conformance::detail

@@ -1,0 +1,253 @@
+// One conformance case, in this process (run_case.hpp).
+#include "backplane/conformance/run_case.hpp"
+
+#include "backplane/conformance/compare.hpp"
+#include "backplane/conformance/device_checks.hpp"
+#include "backplane/conformance/records.hpp"
+#include "backplane/conformance/tolerance.hpp"
+#include "guarded_buffer.hpp"
+
+#include <backplane/core/catalog.hpp>
+#include <backplane/dispatch/dispatcher.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+namespace bp::conformance {
+namespace {
+
+using detail::GuardedBuffer;
+
+// FNV-1a over the id, then splitmix64 with the seed: cheap, stable across platforms and
+// compilers (std::hash is neither).
+uint64_t mix(uint64_t seed, std::string_view text) {
+  uint64_t h = 1469598103934665603ull;
+  for (char c : text) {
+    h ^= static_cast<uint8_t>(c);
+    h *= 1099511628211ull;
+  }
+  uint64_t z = seed + 0x9e3779b97f4a7c15ull + h;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+const Sample& find_sample(const CaseId& id, std::vector<Sample>& storage) {
+  const OpRecord* record = find_record(id.op);
+  BP_CHECK(record != nullptr, ErrorCode::InvalidArgument,
+           "case '{}': no conformance record for op '{}'", id.str(), id.op);
+  const std::optional<ScalarType> dtype = parse_dtype(id.dtype);
+  BP_CHECK(dtype && std::find(record->dtypes.begin(), record->dtypes.end(), *dtype) !=
+                        record->dtypes.end(),
+           ErrorCode::InvalidArgument, "case '{}': op '{}' has no cases of dtype '{}'", id.str(),
+           id.op, id.dtype);
+  storage = record->samples(*dtype);
+  for (const Sample& s : storage)
+    if (s.name == id.sample) return s;
+  BP_FAIL(ErrorCode::InvalidArgument, "case '{}': op '{}' has no sample '{}' for dtype {}",
+          id.str(), id.op, id.sample, id.dtype);
+}
+
+std::string argument_name(const OpDef& op, size_t i) {
+  return i < op.schema.arguments.size() ? op.schema.arguments[i].name : fmt::format("#{}", i);
+}
+
+// The device side of a call: every tensor copied into a guarded buffer on `device`, every
+// Device argument replaced by `device`.
+struct DeviceArgs {
+  std::vector<IValue> args;
+  struct Input {
+    std::string what;
+    bool written = false;
+    GuardedBuffer buffer;
+  };
+  std::vector<Input> inputs;
+};
+
+DeviceArgs to_device(const OpDef& op, const std::vector<IValue>& ref_args, Device device) {
+  DeviceArgs out;
+  out.inputs.reserve(ref_args.size() * 2);
+  for (size_t i = 0; i < ref_args.size(); ++i) {
+    const IValue& a = ref_args[i];
+    const std::string name = argument_name(op, i);
+    const bool written = static_cast<int>(i) == op.mutated_arg;
+    if (a.is_tensor() && a.tensor().defined()) {
+      out.inputs.push_back({fmt::format("argument '{}'", name), written,
+                            GuardedBuffer::copy_of(a.tensor(), device)});
+      out.args.emplace_back(out.inputs.back().buffer.tensor());
+    } else if (a.is_tensor_list()) {
+      TensorList list;
+      for (size_t k = 0; k < a.tensor_list().size(); ++k) {
+        out.inputs.push_back({fmt::format("argument '{}'[{}]", name, k), false,
+                              GuardedBuffer::copy_of(a.tensor_list()[k], device)});
+        list.push_back(out.inputs.back().buffer.tensor());
+      }
+      out.args.emplace_back(std::move(list));
+    } else if (a.is_device()) {
+      out.args.emplace_back(device);
+    } else {
+      out.args.push_back(a);
+    }
+  }
+  return out;
+}
+
+// Root mean square of a tensor's finite values (0 when it has none).
+double rms(const Tensor& t) {
+  if (t.numel() == 0 || t.dtype() == ScalarType::Bool) return 0.0;
+  double sum = 0.0;
+  int64_t n = 0;
+  for (double v : to_vector<double>(t)) {
+    if (!std::isfinite(v)) continue;
+    sum += v * v;
+    ++n;
+  }
+  return n == 0 ? 0.0 : std::sqrt(sum / static_cast<double>(n));
+}
+
+double input_scale(const OpDef& op, const std::vector<IValue>& args) {
+  std::vector<double> values;
+  for (const IValue& a : args)
+    if (a.is_tensor() && a.tensor().defined()) values.push_back(rms(a.tensor()));
+  return input_scale_for(op.name, std::move(values));
+}
+
+CaseRun failed(std::string message) {
+  return CaseRun{CaseRun::Kind::Failed, std::move(message), 0.0, 0};
+}
+
+CaseRun run_device_check(const CaseId& id, Device device) {
+  for (const DeviceCheck& check : device_checks()) {
+    if (check.name != id.sample) continue;
+    std::string message = check.run(raw_device_api(device));
+    return message.empty() ? CaseRun{} : failed(std::move(message));
+  }
+  BP_FAIL(ErrorCode::InvalidArgument, "case '{}': no device check named '{}'", id.str(), id.sample);
+}
+
+CaseRun run_error_sample(const OpDef& op, const Sample& sample, const std::vector<IValue>& ref_args,
+                         Device device) {
+  const std::string& expected = *sample.expect_error;
+  try {
+    (void)call(op.id, ref_args);
+    return failed(
+        fmt::format("suite bug: the reference backend accepted this error input "
+                    "(expected an error containing '{}')",
+                    expected));
+  } catch (const Error& e) {
+    if (std::string_view(e.what()).find(expected) == std::string_view::npos)
+      return failed(
+          fmt::format("suite bug: the reference backend's error '{}' does not contain "
+                      "'{}'",
+                      e.what(), expected));
+  }
+  DeviceArgs dev = to_device(op, ref_args, device);
+  try {
+    (void)call(op.id, dev.args);
+  } catch (const Error& e) {
+    if (std::string_view(e.what()).find(expected) != std::string_view::npos) return CaseRun{};
+    return failed(
+        fmt::format("rejected the input with another error: '{}' (expected one "
+                    "containing '{}')",
+                    e.what(), expected));
+  } catch (const std::exception& e) {
+    return failed(fmt::format("rejected the input with a non-Backplane exception: {}", e.what()));
+  }
+  return failed(
+      fmt::format("accepted an input every backend must reject (expected an error "
+                  "containing '{}')",
+                  expected));
+}
+
+}  // namespace
+
+uint64_t case_seed(uint64_t suite_seed, const CaseId& id) {
+  return mix(suite_seed, id.str());
+}
+
+CaseRun run_case(const CaseId& id, Device device, uint64_t suite_seed) {
+  if (id.op == kDeviceApiOp) return run_device_check(id, device);
+
+  std::vector<Sample> samples;
+  const Sample& sample = find_sample(id, samples);
+  const OpDef& op = Catalog::get().at(id.op);
+  const ScalarType case_dtype = *parse_dtype(id.dtype);  // find_sample checked it
+  const DeviceInfo info = device_info(device);
+  if (!(info.dtypes & (1u << static_cast<unsigned>(case_dtype))))
+    return CaseRun{CaseRun::Kind::Unsupported,
+                   fmt::format("device {} does not support dtype {}", device.str(), id.dtype), 0.0,
+                   0};
+
+  InputMaker maker(case_seed(suite_seed, id));
+  std::vector<IValue> ref_args = sample.make(maker);
+  if (sample.expect_error) return run_error_sample(op, sample, ref_args, device);
+
+  // The device copies first: a mutating op changes its reference argument in place.
+  DeviceArgs dev = to_device(op, ref_args, device);
+  const double scale = input_scale(op, ref_args);
+  std::vector<Tensor> want;
+  try {
+    want = call(op.id, ref_args);
+  } catch (const Error& e) {
+    return failed(
+        fmt::format("suite bug: the reference backend rejected the sample: {}", e.what()));
+  }
+
+  std::vector<GuardedBuffer> outs;
+  std::vector<Tensor> got;
+  try {
+    if (op.mutated_arg >= 0) {
+      got = call(op.id, dev.args);
+    } else {
+      std::vector<Tensor*> out_ptrs;
+      outs.reserve(want.size());
+      for (const Tensor& w : want)
+        outs.push_back(GuardedBuffer::fresh(w.sizes(), w.dtype(), device));
+      for (GuardedBuffer& o : outs) out_ptrs.push_back(&o.tensor());
+      call_out(op.id, dev.args, out_ptrs);
+      for (size_t i = 0; i < outs.size(); ++i) got.push_back(outs[i].tensor());
+    }
+  } catch (const Error& e) {
+    if (e.code() == ErrorCode::NotImplemented)
+      return CaseRun{CaseRun::Kind::Unsupported, e.what(), 0.0, 0};
+    return failed(fmt::format("raised an error the reference does not: {}", e.what()));
+  } catch (const std::exception& e) {
+    return failed(fmt::format("raised a non-Backplane exception: {}", e.what()));
+  }
+
+  CaseRun run;
+  auto fail = [&](std::string message) {
+    if (run.kind == CaseRun::Kind::Passed) {
+      run.kind = CaseRun::Kind::Failed;
+      run.message = std::move(message);
+    }
+  };
+  // Out-of-bounds writes first: they explain any wrong value that follows.
+  for (size_t i = 0; i < outs.size(); ++i) {
+    const std::string what = fmt::format("output {}", i);
+    if (std::string m = outs[i].check(what, true); !m.empty()) fail(std::move(m));
+  }
+  for (const DeviceArgs::Input& in : dev.inputs)
+    if (std::string m = in.buffer.check(in.what, in.written); !m.empty()) fail(std::move(m));
+
+  if (got.size() != want.size())
+    fail(fmt::format("returned {} output(s), the reference {}", got.size(), want.size()));
+  for (size_t i = 0; i < std::min(got.size(), want.size()); ++i) {
+    if (i < outs.size()) {
+      if (std::string m = check_out_layout(got[i], want[i].sizes(), outs[i].tensor().strides());
+          !m.empty())
+        fail(fmt::format("output {}: {}", i, m));
+    }
+    const Tolerance tol = tolerance_for(op.name, want[i].dtype(), sample.reduced_elements, scale);
+    const CompareResult c = compare(got[i], want[i], tol);
+    run.max_abs_err = std::max(run.max_abs_err, c.max_abs_err);
+    run.max_ulp = std::max(run.max_ulp, c.max_ulp);
+    if (!c.ok) fail(want.size() > 1 ? fmt::format("output {}: {}", i, c.message) : c.message);
+  }
+  return run;
+}
+
+}  // namespace bp::conformance

@@ -1,0 +1,255 @@
+// The conformance suite against buggy plugins (tests/plugins/buggy/): `backplane
+// conformance` is run as a process on each one, and its JSON report must fail the run
+// (exit code 1) and name the bug in a case's status and message — guard bytes for an
+// out-of-bounds write, the first bad element for a wrong value, SIGSEGV for a crash, a
+// timeout for a hang — while the plugin's correct kernels pass and the run goes on after a
+// crash or a hang.
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fcntl.h>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+struct CliRun {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr
+  json report;         // the --json file (null when it was not written or is not JSON)
+};
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Runs `backplane conformance --device <device> --plugin <fixture> <args...> --json <tmp>`
+// with a deadline far above what the run needs (a hung test must not hang ctest).
+CliRun run_conformance(const std::string& device, const std::string& fixture,
+                       const std::vector<std::string>& args) {
+  const fs::path dir = fs::temp_directory_path() / ("bp_buggy_" + std::to_string(::getpid()) + "_" +
+                                                    device.substr(0, device.find(':')));
+  fs::create_directories(dir);
+  const fs::path json_path = dir / "report.json";
+  const fs::path log_path = dir / "output.txt";
+  fs::remove(json_path);
+  std::vector<std::string> argv_s = {
+      BP_CLI_PATH, "conformance",
+      "--device",  device,
+      "--plugin",  std::string(BP_FIXTURE_DIR) + "/libbp_fixture_" + fixture + ".so"};
+  argv_s.insert(argv_s.end(), args.begin(), args.end());
+  argv_s.push_back("--json");
+  argv_s.push_back(json_path.string());
+  std::vector<char*> argv;
+  for (std::string& a : argv_s) argv.push_back(a.data());
+  argv.push_back(nullptr);
+
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    const int fd = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd >= 0) {
+      ::dup2(fd, STDOUT_FILENO);
+      ::dup2(fd, STDERR_FILENO);
+      ::close(fd);
+    }
+    ::setpgid(0, 0);  // its own group, so the deadline kills its workers too
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(300);
+  int status = 0;
+  while (::waitpid(pid, &status, WNOHANG) == 0) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      ::kill(-pid, SIGKILL);
+      ::waitpid(pid, &status, 0);
+      FAIL("backplane conformance on " << device << " ran for more than 300 s");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  CliRun run;
+  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  run.output = read_file(log_path);
+  if (fs::exists(json_path)) run.report = json::parse(read_file(json_path), nullptr, false);
+  fs::remove_all(dir);
+  return run;
+}
+
+// The cases of `report` whose status is `status` (and whose id contains `id_part`).
+std::vector<json> cases_with(const json& report, const std::string& status,
+                             const std::string& id_part = "") {
+  std::vector<json> out;
+  if (!report.is_object() || !report.contains("cases")) return out;
+  for (const json& c : report["cases"])
+    if (c.value("status", "") == status && c.value("id", "").find(id_part) != std::string::npos)
+      out.push_back(c);
+  return out;
+}
+
+bool any_message_has(const std::vector<json>& cases, const std::string& text) {
+  for (const json& c : cases)
+    if (c.value("message", "").find(text) != std::string::npos) return true;
+  return false;
+}
+
+// A wrong-value message names the first bad element: by its multi-index, as the
+// comparator writes it ("first at [2, 3]: got 1, want 2"), or as "index".
+bool any_message_names_element(const std::vector<json>& cases) {
+  static const std::regex element(R"(at \[[0-9, ]*\]|index)");
+  for (const json& c : cases)
+    if (std::regex_search(c.value("message", ""), element)) return true;
+  return false;
+}
+
+// A run that must fail: exit code 1 and a well-formed report for the device.
+void require_failed_run(const CliRun& run, const std::string& device) {
+  INFO("output:\n" << run.output);
+  CHECK(run.exit_code == 1);
+  REQUIRE(run.report.is_object());
+  CHECK(run.report.value("device", "") == device);
+  REQUIRE(run.report.contains("cases"));
+  REQUIRE(run.report.contains("summary"));
+}
+
+}  // namespace
+
+TEST_CASE("buggy plugins: an out-of-bounds write is caught by the guard bytes") {
+  const CliRun run = run_conformance(
+      "buggy_oob:0", "oob",
+      {"--ops", "^add\\.Tensor$", "--dtypes", "f32", "--timeout", "5", "--jobs", "2"});
+  require_failed_run(run, "buggy_oob:0");
+  INFO("report: " << run.report.dump(1));
+  const std::vector<json> failed = cases_with(run.report, "failed", "add.Tensor/f32/");
+  CHECK_FALSE(failed.empty());
+  CHECK(any_message_has(failed, "guard"));
+  CHECK(run.report["summary"].value("failed", 0) == static_cast<int>(failed.size()));
+}
+
+TEST_CASE("buggy plugins: the same plugin's correct kernel passes (control)") {
+  const CliRun run = run_conformance(
+      "buggy_oob:0", "oob",
+      {"--ops", "^mul\\.Tensor$", "--dtypes", "f32", "--timeout", "5", "--jobs", "2"});
+  INFO("output:\n" << run.output);
+  CHECK(run.exit_code == 0);
+  REQUIRE(run.report.is_object());
+  CHECK_FALSE(cases_with(run.report, "passed", "mul.Tensor/f32/").empty());
+  CHECK(cases_with(run.report, "failed").empty());
+}
+
+TEST_CASE("buggy plugins: f16 rounding toward zero is caught and the element named") {
+  const CliRun run = run_conformance(
+      "buggy_f16_rounding:0", "f16_rounding",
+      {"--ops", "^add\\.Tensor$", "--dtypes", "f16", "--timeout", "5", "--jobs", "2"});
+  require_failed_run(run, "buggy_f16_rounding:0");
+  INFO("report: " << run.report.dump(1));
+  // 65504 + 65504 is inf rounded to nearest, 65504 rounded toward zero.
+  const std::vector<json> failed = cases_with(run.report, "failed", "add.Tensor/f16/special_pairs");
+  REQUIRE(failed.size() == 1);
+  CHECK(any_message_names_element(failed));
+}
+
+TEST_CASE("buggy plugins: maximum that drops NaN is caught") {
+  const CliRun run =
+      run_conformance("buggy_nan_max:0", "nan_max",
+                      {"--ops", "^maximum$", "--dtypes", "f32", "--timeout", "5", "--jobs", "2"});
+  require_failed_run(run, "buggy_nan_max:0");
+  INFO("report: " << run.report.dump(1));
+  const std::vector<json> failed = cases_with(run.report, "failed", "maximum/f32/special_pairs");
+  REQUIRE(failed.size() == 1);
+  CHECK(any_message_names_element(failed));
+  // Without NaN the textbook max is right.
+  CHECK(cases_with(run.report, "passed", "maximum/f32/contiguous_7x13").size() == 1);
+}
+
+TEST_CASE("buggy plugins: unary kernels that ignore input strides are caught") {
+  const CliRun run = run_conformance(
+      "buggy_strides:0", "strides",
+      {"--ops", "^(neg|relu)$", "--dtypes", "f32", "--timeout", "5", "--jobs", "2"});
+  require_failed_run(run, "buggy_strides:0");
+  INFO("report: " << run.report.dump(1));
+  for (const char* op : {"neg/f32/", "relu/f32/"}) {
+    CAPTURE(op);
+    const std::vector<json> transposed =
+        cases_with(run.report, "failed", std::string(op) + "transposed_17x9");
+    REQUIRE(transposed.size() == 1);
+    CHECK(any_message_names_element(transposed));
+    CHECK(cases_with(run.report, "failed", std::string(op) + "strided_5x8").size() == 1);
+    CHECK(cases_with(run.report, "passed", std::string(op) + "contiguous_7x13").size() == 1);
+  }
+}
+
+TEST_CASE("buggy plugins: broadcasting by flat index modulo is caught") {
+  const CliRun run = run_conformance(
+      "buggy_broadcast:0", "broadcast",
+      {"--ops", "^add\\.Tensor$", "--dtypes", "f32", "--timeout", "5", "--jobs", "2"});
+  require_failed_run(run, "buggy_broadcast:0");
+  INFO("report: " << run.report.dump(1));
+  // [3,1] + [1,4]: self's broadcast dimension is the last one.
+  const std::vector<json> failed =
+      cases_with(run.report, "failed", "add.Tensor/f32/broadcast_3x1_1x4");
+  REQUIRE(failed.size() == 1);
+  CHECK(any_message_names_element(failed));
+  CHECK(cases_with(run.report, "passed", "add.Tensor/f32/contiguous_7x13").size() == 1);
+  // A 0-d other broadcast everywhere is read right by the modulo (one element).
+  CHECK(cases_with(run.report, "passed", "add.Tensor/f32/other_0d_5x6").size() == 1);
+}
+
+TEST_CASE("buggy plugins: a segfaulting kernel is a crashed case and the run goes on") {
+  const CliRun run = run_conformance(
+      "buggy_segfault:0", "segfault",
+      {"--ops", "^(neg|relu)$", "--dtypes", "f32", "--timeout", "5", "--jobs", "2"});
+  require_failed_run(run, "buggy_segfault:0");
+  INFO("report: " << run.report.dump(1));
+  const std::vector<json> crashed = cases_with(run.report, "crashed", "neg/f32/");
+  CHECK_FALSE(crashed.empty());
+  CHECK(any_message_has(crashed, "SIGSEGV"));
+  CHECK(cases_with(run.report, "crashed", "relu/").empty());
+  // relu runs after neg in catalog order: its cases were still run and pass.
+  CHECK(cases_with(run.report, "passed", "relu/f32/contiguous_7x13").size() == 1);
+  CHECK(cases_with(run.report, "passed", "relu/f32/transposed_17x9").size() == 1);
+}
+
+TEST_CASE("buggy plugins: a hanging kernel is a timeout and the run goes on") {
+  const CliRun run = run_conformance(
+      "buggy_hang:0", "hang",
+      {"--ops", "^(exp|relu)$", "--dtypes", "f32", "--timeout", "2", "--jobs", "2"});
+  require_failed_run(run, "buggy_hang:0");
+  INFO("report: " << run.report.dump(1));
+  CHECK(cases_with(run.report, "timeout", "exp/f32/contiguous_7x13").size() == 1);
+  CHECK(cases_with(run.report, "timeout", "relu/").empty());
+  CHECK(cases_with(run.report, "passed", "relu/f32/contiguous_7x13").size() == 1);
+  CHECK(run.report["summary"].value("timeout", 0) >= 1);
+}
+
+TEST_CASE("buggy plugins: device API bugs are caught by the device_api cases") {
+  const CliRun run = run_conformance("buggy_device:0", "device",
+                                     {"--ops", "^device_api$", "--timeout", "20", "--jobs", "2"});
+  require_failed_run(run, "buggy_device:0");
+  INFO("report: " << run.report.dump(1));
+  const std::vector<json> alignment =
+      cases_with(run.report, "failed", "device_api/bytes/alignment");
+  REQUIRE_FALSE(alignment.empty());
+  CHECK(any_message_has(alignment, "not a multiple of the alignment 16"));
+  const std::vector<json> d2h =
+      cases_with(run.report, "failed", "device_api/bytes/copy_device_to_host");
+  REQUIRE(d2h.size() == 1);
+  CHECK(any_message_has(d2h, "the last byte of the copied range"));
+  CHECK(cases_with(run.report, "passed", "device_api/bytes/copy_host_to_device").size() == 1);
+}

@@ -1,0 +1,29 @@
+// Kernels of the buggy fixture plugins (tests/plugins/buggy/): a small set of correct f32
+// kernels over host memory, and one wrong variant per bug the conformance suite must catch.
+// Which bug a library carries is chosen at compile time (BP_BUGGY_BUG, see buggy_plugin.cpp);
+// every other kernel it registers is correct, so the suite's report must name that one.
+#pragma once
+
+#include <backplane/sdk/sdk.hpp>
+
+#include <cstdint>
+
+namespace bp_buggy {
+
+enum class Bug {
+  Oob,          // add.Tensor f32 writes one element past the end of its output
+  F16Rounding,  // add.Tensor f16 rounds the float result toward zero instead of to nearest
+  NanMax,       // maximum f32 is `a > b ? a : b`: a NaN in `self` is dropped
+  Strides,      // neg / relu f32 read their input as if it were contiguous
+  Broadcast,    // add.Tensor f32 reads a broadcast input at flat index % its own size
+  Segfault,     // neg f32 writes through a null pointer
+  Hang,         // exp f32 never returns
+  Device,       // device API bugs only (buggy_device.hpp); every kernel is correct
+};
+
+// Registers the plugin's kernels on `backend`: the correct set (copy_ for every dtype, which
+// the suite needs to lay out strided inputs; add.Tensor, mul.Tensor, neg, relu, maximum,
+// exp for f32) with the kernel of `bug` in place of the correct one.
+void register_kernels(bp::sdk::Host& host, uint32_t backend, Bug bug);
+
+}  // namespace bp_buggy

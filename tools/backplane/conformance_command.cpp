@@ -1,0 +1,332 @@
+// `backplane conformance`: runs the conformance suite against one device and reports the
+// result (terminal matrix on stdout, progress on stderr, --json/--junit/--markdown files),
+// and `backplane conformance merge REPORT.json...` combines the reports of shards.
+//
+// Every case runs in a worker process (this program again, with the hidden --worker flag),
+// so a kernel that crashes or hangs is a recorded failure of its case. Exit code: 0 when
+// nothing failed, crashed, timed out or passed unexpectedly; 1 otherwise or on an error;
+// 2 for a bad command line.
+#include "command.hpp"
+#include "conformance_progress.hpp"
+#include "plugin_options.hpp"
+
+#include <backplane/backplane.hpp>
+#include <backplane/conformance/expectations.hpp>
+#include <backplane/conformance/plan.hpp>
+#include <backplane/conformance/report.hpp>
+#include <backplane/conformance/worker_pool.hpp>
+#include <backplane/core/catalog.hpp>
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <thread>
+
+#include <unistd.h>
+
+namespace bp::cli {
+namespace fs = std::filesystem;
+namespace cf = conformance;
+
+namespace {
+
+struct ConformanceOptions {
+  std::string device;
+  PluginOptions plugins;
+  std::string ops;
+  std::string dtypes;
+  uint64_t seed = 0;
+  bool quick = false;
+  bool full = false;
+  std::string expect;
+  std::string json, junit, markdown;
+  int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  double timeout = 60.0;
+  std::string case_id;
+  std::string shard;
+  bool worker = false;
+  std::vector<std::string> merge_inputs;
+};
+
+// Single quotes for a shell, unless the word needs none.
+std::string shell_quote(const std::string& s) {
+  if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                        "0123456789_./:=,-") == std::string::npos)
+    return s;
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+fs::path self_program() {
+  std::error_code ec;
+  fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  BP_CHECK(!ec, ErrorCode::Internal, "cannot find this program's path (/proc/self/exe): {}",
+           ec.message());
+  return self;
+}
+
+std::vector<ScalarType> parse_dtype_list(const std::string& text) {
+  std::vector<ScalarType> out;
+  std::stringstream in(text);
+  for (std::string word; std::getline(in, word, ',');) {
+    if (word.empty()) continue;
+    const std::optional<ScalarType> t = parse_dtype(word);
+    BP_CHECK(t.has_value(), ErrorCode::InvalidArgument,
+             "--dtypes: unknown dtype '{}' (expected names like f32, bf16, i64, bool)", word);
+    out.push_back(*t);
+  }
+  return out;
+}
+
+void write_file(const std::string& path, const std::string& text, const char* what) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  BP_CHECK(out.good(), ErrorCode::InvalidArgument, "cannot write the {} report to '{}'", what,
+           path);
+}
+
+void write_reports(const cf::Report& report, const ConformanceOptions& o) {
+  if (!o.json.empty()) write_file(o.json, cf::to_json(report).dump(2) + "\n", "JSON");
+  if (!o.junit.empty()) write_file(o.junit, cf::to_junit(report), "JUnit");
+  if (!o.markdown.empty()) write_file(o.markdown, cf::to_markdown(report), "Markdown");
+}
+
+// Plugin files the workers and repro lines must load: the explicit --plugin files and the
+// file of the plugin behind the device, as absolute paths.
+std::vector<std::string> plugin_files(const ConformanceOptions& o,
+                                      const std::string& device_plugin_path) {
+  std::vector<std::string> files;
+  for (const std::string& p : o.plugins.plugins) files.push_back(fs::absolute(p).string());
+  if (!device_plugin_path.empty() &&
+      std::find(files.begin(), files.end(), device_plugin_path) == files.end())
+    files.push_back(device_plugin_path);
+  return files;
+}
+
+cf::OpCoverage coverage_of(const OpDef& op, const std::string& backend) {
+  cf::OpCoverage c{op.name, op.kind == OpKind::Primitive, "missing"};
+  for (const OpTableEntry& e : op_table(op.name)) {
+    if (e.backend != backend) continue;
+    c.implementation = e.kind == EntryKind::Kernel      ? "native"
+                       : e.kind == EntryKind::Composite ? "decomposed"
+                                                        : "missing";
+  }
+  return c;
+}
+
+cf::CaseStatus status_of(const cf::WorkerOutcome& outcome, const cf::Expectation& expectation) {
+  using K = cf::WorkerOutcome::Kind;
+  const bool xfail = expectation.kind == cf::ExpectationKind::Xfail;
+  if (outcome.kind == K::Crashed) return xfail ? cf::CaseStatus::Xfail : cf::CaseStatus::Crashed;
+  if (outcome.kind == K::TimedOut) return xfail ? cf::CaseStatus::Xfail : cf::CaseStatus::Timeout;
+  switch (outcome.run.kind) {
+    case cf::CaseRun::Kind::Passed:
+      return xfail ? cf::CaseStatus::Xpass : cf::CaseStatus::Passed;
+    case cf::CaseRun::Kind::Unsupported:
+      return cf::CaseStatus::Unsupported;
+    case cf::CaseRun::Kind::Failed:
+      break;
+  }
+  return xfail ? cf::CaseStatus::Xfail : cf::CaseStatus::Failed;
+}
+
+int run_worker(const ConformanceOptions& o) {
+  (void)load_plugins(o.plugins);
+  return cf::worker_loop(Device::parse(o.device), o.seed, 3);
+}
+
+int run_merge(const ConformanceOptions& o) {
+  std::vector<cf::Report> shards;
+  for (const std::string& path : o.merge_inputs) {
+    std::ifstream in(path);
+    BP_CHECK(in.good(), ErrorCode::InvalidArgument, "merge: cannot read '{}'", path);
+    const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+    BP_CHECK(!j.is_discarded(), ErrorCode::Parse, "merge: '{}' is not valid JSON", path);
+    shards.push_back(cf::report_from_json(j, path));
+  }
+  const cf::Report merged = cf::merge_reports(std::move(shards));
+  write_reports(merged, o);
+  fmt::print("{}", cf::terminal_matrix(merged, ::isatty(STDOUT_FILENO) != 0));
+  return merged.failed() ? kExitFailure : kExitOk;
+}
+
+int run_suite(const ConformanceOptions& o) {
+  const auto start = std::chrono::steady_clock::now();
+  for (const LoadedPlugin& p : load_plugins(o.plugins)) {
+    BP_CHECK(!p.explicit_file || p.report.status == LoadStatus::Loaded ||
+                 p.report.status == LoadStatus::NoDevices,
+             ErrorCode::InvalidArgument, "--plugin {}: {} ({})", p.report.path,
+             to_string(p.report.status), p.report.message);
+  }
+  const Device device = Device::parse(o.device);
+  const DeviceInfo info = device_info(device);  // throws naming the loaded backends
+  const std::string backend = device_type_name(device.type);
+
+  cf::Report report;
+  report.device = device.str();
+  report.device_name = info.name;
+  report.seed = o.seed;
+  report.suite = o.full ? "full" : "quick";
+  report.shard = o.shard;
+  for (const BackendInfo& b : backends())
+    if (b.name == backend) report.plugin = b.plugin;
+  for (const PluginLoadReport& r : plugin_reports())
+    if (r.plugin == report.plugin && r.status == LoadStatus::Loaded) {
+      report.plugin_path = r.path;
+      if (!r.version.empty()) report.plugin += " " + r.version;
+    }
+  for (const OpDef& op : Catalog::get().ops()) report.ops.push_back(coverage_of(op, backend));
+
+  cf::SuiteOptions suite;
+  suite.device = device;
+  suite.seed = o.seed;
+  suite.full = o.full;
+  if (!o.ops.empty()) suite.ops = o.ops;
+  suite.dtypes = parse_dtype_list(o.dtypes);
+  if (!o.case_id.empty()) suite.case_id = o.case_id;
+  if (!o.shard.empty()) cf::parse_shard(o.shard, suite.shard_index, suite.shard_count);
+  const cf::Expectations expectations =
+      o.expect.empty() ? cf::Expectations() : cf::Expectations::load(o.expect);
+  const std::vector<cf::PlannedCase> plan = cf::plan_cases(suite, expectations);
+
+  const fs::path self = self_program();
+  const std::vector<std::string> plugins = plugin_files(o, report.plugin_path);
+  std::string repro_prefix =
+      fmt::format("{} conformance --device {}", shell_quote(self.string()), device.str());
+  for (const std::string& p : plugins) repro_prefix += " --plugin " + shell_quote(p);
+  repro_prefix += fmt::format(" --seed {}", o.seed);
+
+  report.cases.resize(plan.size());
+  std::vector<cf::CaseId> to_run;
+  std::vector<size_t> run_index;
+  for (size_t i = 0; i < plan.size(); ++i) {
+    cf::CaseResult& c = report.cases[i];
+    c.id = plan[i].id.str();
+    c.index = plan[i].index;
+    c.op = plan[i].id.op;
+    c.dtype = plan[i].id.dtype;
+    if (plan[i].expectation.kind != cf::ExpectationKind::None)
+      c.expectation =
+          fmt::format("{} ({})", plan[i].expectation.reason, plan[i].expectation.where());
+    if (plan[i].unsupported) {
+      c.status = cf::CaseStatus::Unsupported;
+      c.message = *plan[i].unsupported;
+    } else {
+      to_run.push_back(plan[i].id);
+      run_index.push_back(i);
+    }
+  }
+
+  cf::WorkerPoolOptions pool;
+  pool.worker_argv = {self.string(), "conformance",         "--worker", "--device", device.str(),
+                      "--seed",      std::to_string(o.seed)};
+  for (const std::string& p : plugins) {
+    pool.worker_argv.push_back("--plugin");
+    pool.worker_argv.push_back(p);
+  }
+  pool.jobs = o.jobs;
+  pool.timeout_seconds = o.timeout;
+  ConformanceProgress progress(static_cast<int64_t>(to_run.size()), ::isatty(STDERR_FILENO) != 0);
+  cf::run_in_workers(to_run, pool, [&](size_t k, const cf::WorkerOutcome& outcome) {
+    const size_t i = run_index[k];
+    cf::CaseResult& c = report.cases[i];
+    c.status = status_of(outcome, plan[i].expectation);
+    c.message =
+        outcome.kind == cf::WorkerOutcome::Kind::Ran ? outcome.run.message : outcome.message;
+    c.max_abs_err = outcome.run.max_abs_err;
+    c.max_ulp = outcome.run.max_ulp;
+    c.seconds = outcome.seconds;
+    if (c.status != cf::CaseStatus::Passed && c.status != cf::CaseStatus::Unsupported)
+      c.repro = fmt::format("{} --case {}", repro_prefix, shell_quote(c.id));
+    progress.update(c);
+  });
+  progress.finish();
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  write_reports(report, o);
+  fmt::print("{}", cf::terminal_matrix(report, ::isatty(STDOUT_FILENO) != 0));
+  bool first = true;
+  for (const cf::CaseResult& c : report.cases) {
+    if (!cf::is_failure(c.status)) continue;
+    if (first) fmt::print("\nfailures (each line reruns one case):\n");
+    first = false;
+    fmt::print("  {} {}: {}\n    {}\n", cf::to_string(c.status), c.id, c.message, c.repro);
+  }
+  if (!o.case_id.empty() && !report.cases.empty() && !cf::is_failure(report.cases[0].status))
+    fmt::print("{} {}{}{}\n", cf::to_string(report.cases[0].status), report.cases[0].id,
+               report.cases[0].message.empty() ? "" : ": ", report.cases[0].message);
+  fmt::print("time: {:.1f} s\n", report.seconds);
+  return report.failed() ? kExitFailure : kExitOk;
+}
+
+}  // namespace
+
+void add_conformance_command(CLI::App& app, int& exit_code) {
+  auto o = std::make_shared<ConformanceOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "conformance",
+      "Run the conformance suite against a device: every op against the reference backend, "
+      "each case in a child process; exit 1 when a case failed, crashed, timed out or passed "
+      "unexpectedly");
+  cmd->add_option("--device", o->device, "The device under test, e.g. cpu:0, opencl:0")
+      ->type_name("SEL");
+  add_plugin_options(*cmd, o->plugins);
+  cmd->add_option("--ops", o->ops,
+                  "Only ops whose name matches this regular expression "
+                  "(device_api selects the device-API checks)")
+      ->type_name("REGEX");
+  cmd->add_option("--dtypes", o->dtypes, "Only these dtypes, comma-separated (f32,bf16,i64)")
+      ->type_name("LIST");
+  cmd->add_option("--seed", o->seed, "Seed of every generated input (default 0)")->type_name("N");
+  auto* quick = cmd->add_flag("--quick", o->quick, "The quick suite (the default)");
+  auto* full = cmd->add_flag("--full", o->full, "Every sample: large sizes and every layout");
+  quick->excludes(full);
+  cmd->add_option("--expect", o->expect, "Expectations file (TOML): unsupported and xfail cases")
+      ->type_name("FILE");
+  cmd->add_option("--json", o->json, "Write the JSON report here")->type_name("FILE");
+  cmd->add_option("--junit", o->junit, "Write a JUnit XML report here")->type_name("FILE");
+  cmd->add_option("--markdown", o->markdown, "Write a Markdown report here")->type_name("FILE");
+  cmd->add_option("--jobs", o->jobs, "Worker processes at once (default: one per core)")
+      ->type_name("N")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--timeout", o->timeout,
+                  "Seconds a case may take before it is killed "
+                  "(default 60)")
+      ->type_name("S")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--case", o->case_id,
+                  "Run exactly this case (op/dtype/sample), as the repro "
+                  "line of a failure does")
+      ->type_name("ID");
+  cmd->add_option("--shard", o->shard,
+                  "Run slice I of N (0 <= I < N); merge the shards' "
+                  "JSON reports with `conformance merge`")
+      ->type_name("I/N");
+  cmd->add_flag("--worker", o->worker, "internal: run cases read from stdin")->group("");
+
+  CLI::App* merge = cmd->add_subcommand(
+      "merge", "Combine the JSON reports of the shards of one run into one report");
+  merge->add_option("reports", o->merge_inputs, "JSON reports written with --json")
+      ->required()
+      ->type_name("REPORT.json");
+  merge->add_option("--json", o->json, "Write the merged JSON report here")->type_name("FILE");
+  merge->add_option("--junit", o->junit, "Write a JUnit XML report here")->type_name("FILE");
+  merge->add_option("--markdown", o->markdown, "Write a Markdown report here")->type_name("FILE");
+
+  cmd->callback([o, merge, &exit_code] {
+    if (merge->parsed()) {
+      exit_code = run_merge(*o);
+      return;
+    }
+    if (o->device.empty()) throw CLI::RequiredError("--device");
+    exit_code = o->worker ? run_worker(*o) : run_suite(*o);
+  });
+}
+
+}  // namespace bp::cli
