@@ -85,13 +85,13 @@ double Report::primitive_coverage() const {
 
 double Report::composite_coverage() const {
   // A composite runs when the plugin has a fused kernel for it or core's decomposition works
-  // on the device. The cases are the evidence: one whose cases are all unsupported (a
-  // primitive of its decomposition is missing) does not count; one without cases in this
-  // run (filtered out) counts by its table entry.
-  std::set<std::string> ran, tested;
+  // on the device for every case the run tried: one with an unsupported case (a primitive
+  // of its decomposition is missing for some dtype) does not count. One without cases in
+  // this run (filtered out) counts by its table entry.
+  std::set<std::string> tested, gaps;
   for (const CaseResult& c : cases) {
     tested.insert(c.op);
-    if (c.status != CaseStatus::Unsupported) ran.insert(c.op);
+    if (c.status == CaseStatus::Unsupported) gaps.insert(c.op);
   }
   int64_t total = 0;
   int64_t covered = 0;
@@ -100,7 +100,7 @@ double Report::composite_coverage() const {
     ++total;
     const bool runs =
         op.implementation == "native" ||
-        (tested.count(op.op) ? ran.count(op.op) > 0 : op.implementation == "decomposed");
+        (tested.count(op.op) ? gaps.count(op.op) == 0 : op.implementation == "decomposed");
     covered += runs;
   }
   return total == 0 ? 0.0 : static_cast<double>(covered) / static_cast<double>(total);

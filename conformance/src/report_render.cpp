@@ -46,8 +46,9 @@ Matrix build_matrix(const Report& report) {
   return m;
 }
 
-// A short cell: failures first (count and letter), then "ok", "x" (only xfail), "-" (only
-// unsupported). F failed, C crashed, T timeout, P xpass.
+// A short cell: failures first (count and letter), then "ok" (all passed), "p/n" (p of n
+// passed, the rest unsupported), "x" (only xfail), "-" (only unsupported). F failed,
+// C crashed, T timeout, P xpass.
 std::string cell_text(const Cell& c) {
   std::string out;
   const std::pair<CaseStatus, char> bad[] = {{CaseStatus::Failed, 'F'},
@@ -57,7 +58,10 @@ std::string cell_text(const Cell& c) {
   for (const auto& [status, letter] : bad)
     if (c.get(status) > 0) out += fmt::format("{}{}", c.get(status), letter);
   if (!out.empty()) return out;
-  if (c.get(CaseStatus::Passed) > 0) return "ok";
+  const int64_t passed = c.get(CaseStatus::Passed);
+  const int64_t unsupported = c.get(CaseStatus::Unsupported);
+  if (passed > 0 && unsupported > 0) return fmt::format("{}/{}", passed, passed + unsupported);
+  if (passed > 0) return "ok";
   if (c.get(CaseStatus::Xfail) > 0) return "x";
   if (c.get(CaseStatus::Unsupported) > 0) return "-";
   return "";
@@ -200,7 +204,8 @@ std::string to_markdown(const Report& report) {
     out += "\n";
   }
   out +=
-      "\n`ok` all passed · `-` unsupported · `x` expected failure · `nF` failed · `nC` crashed "
+      "\n`ok` all passed · `p/n` p of n passed, the rest unsupported · `-` unsupported · `x` "
+      "expected failure · `nF` failed · `nC` crashed "
       "· `nT` timed out · `nP` passed unexpectedly\n";
 
   bool header = false;

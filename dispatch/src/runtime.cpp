@@ -432,7 +432,21 @@ bp_status Runtime::register_kernel(HostContext* h, uint32_t backend_id, const ch
                 fmt::format("register_kernel({}): dtype mask {:#x} is empty or has unknown bits",
                             op_name, dtypes));
   OpTable next = table(op->id);
-  next.slots[backend_id] = KernelSlot{fn, kernel_ctx, dtypes, h->plugin};
+  KernelSlot& slot = next.slots[backend_id];
+  if (slot.fn) {
+    // One kernel per op and backend: the slot holds one function. Registering the same
+    // function and context again adds dtypes; another function would silently replace the
+    // first for every dtype, so it is an error.
+    if (slot.fn != fn || slot.ctx != kernel_ctx)
+      return fail(BP_ERR_INVALID_ARGUMENT,
+                  fmt::format("register_kernel({}): backend '{}' already has another kernel for "
+                              "this op ({}); register one kernel for all its dtypes and dispatch "
+                              "on the dtype inside it",
+                              op_name, backend(static_cast<DeviceType>(backend_id))->name,
+                              dtype_mask_names(slot.dtypes)));
+    dtypes |= slot.dtypes;
+  }
+  slot = KernelSlot{fn, kernel_ctx, dtypes, h->plugin};
   publish(op->id, next);
   return BP_OK;
 }

@@ -119,6 +119,9 @@ Tensor from_data(const void* data, ScalarType dtype, IntArrayRef shape,
 }
 
 void copy_to_host(const Tensor& t, void* out, ScalarType dtype) {
+  // Nothing to copy, and no kernel needed: an empty view need not be contiguous, and making
+  // it so would ask the device for a copy_ kernel it may not have.
+  if (t.numel() == 0) return;
   Tensor c = contiguous(to(t, dtype));
   const size_t bytes = c.nbytes();
   if (bytes == 0) return;

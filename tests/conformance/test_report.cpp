@@ -165,4 +165,9 @@ TEST_CASE("report: Markdown and the terminal matrix show op x dtype cells and th
         std::string::npos);
   CHECK(term.find("\033[") == std::string::npos);  // no colour when asked for none
   CHECK(terminal_matrix(r, true).find("\033[31m") != std::string::npos);
+  Report mixed = r;  // some passed, the rest unsupported: "passed/total"
+  mixed.cases = {make_case(0, "neg", "f32", "a", CaseStatus::Passed),
+                 make_case(1, "neg", "f32", "b", CaseStatus::Unsupported),
+                 make_case(2, "neg", "f32", "c", CaseStatus::Unsupported)};
+  CHECK(terminal_matrix(mixed, false).find("neg   1/3") != std::string::npos);
 }

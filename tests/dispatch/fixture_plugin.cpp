@@ -156,6 +156,13 @@ bp_status init(const bp_host_api* host, const char*) {
   if (g_mode == TestPluginMode::UnknownOp)
     return host->register_kernel(host->host, id, "frobnicate.Tensor", BP_DTYPES_ALL, add_kernel,
                                  nullptr);
+  if (g_mode == TestPluginMode::DuplicateKernel) {
+    s = host->register_kernel(host->host, id, "add.Tensor", BP_DTYPE_BIT(BP_DTYPE_F64), add_kernel,
+                              nullptr);
+    if (s != BP_OK) return s;
+    return host->register_kernel(host->host, id, "add.Tensor", BP_DTYPE_BIT(BP_DTYPE_F16),
+                                 copy_kernel, nullptr);
+  }
   if (g_mode == TestPluginMode::InitFails) {
     host->set_error(host->host, BP_ERR_DEVICE, "test: the device did not answer");
     return BP_ERR_DEVICE;

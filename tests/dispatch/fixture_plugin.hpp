@@ -22,6 +22,9 @@ enum class TestPluginMode {
   InitThrows,  // throws a C++ exception out of init
   UnknownOp,   // registers a kernel for an op that does not exist
   NoDevices,   // its backend reports zero devices with a reason
+  // registers add.Tensor again: the same function for f64 (merged), then another
+  // function (refused: one kernel per op and backend)
+  DuplicateKernel,
 };
 const bp_plugin_descriptor* test_plugin_descriptor(TestPluginMode mode = TestPluginMode::Normal);
 

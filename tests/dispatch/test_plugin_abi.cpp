@@ -82,6 +82,16 @@ TEST_CASE("registering a kernel for an unknown op fails the plugin and names the
   CHECK_FALSE(test_dev_registered());
 }
 
+TEST_CASE("a second kernel for the same op and backend fails the plugin; the same one merges") {
+  auto r = bp::register_plugin(bp::testing::test_plugin_descriptor(TestPluginMode::DuplicateKernel),
+                               "duplicate.so");
+  CHECK(r.status == bp::LoadStatus::Failed);
+  // The f64 registration of the same function was accepted; the other function was not.
+  CHECK(r.message.find("register_kernel(add.Tensor): backend 'test_dev' already has another "
+                       "kernel for this op (f32, f64)") != std::string::npos);
+  CHECK_FALSE(test_dev_registered());
+}
+
 TEST_CASE("a backend without devices is reported as no-devices with its reason") {
   auto r = bp::register_plugin(bp::testing::test_plugin_descriptor(TestPluginMode::NoDevices),
                                "nodev.so");

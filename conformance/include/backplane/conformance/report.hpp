@@ -64,9 +64,9 @@ struct Report {
 
   Summary summary() const;
   // Fraction of primitives with a native kernel; fraction of composites the device runs
-  // (a fused kernel, or the decomposition: at least one of its cases ran, or it had no
-  // cases in this run). Computed from `ops` and `cases`, so a merged report equals an
-  // unsharded one.
+  // (a fused kernel, or the decomposition with none of its cases unsupported; one without
+  // cases in this run counts by its table entry). Computed from `ops` and `cases`, so a
+  // merged report equals an unsharded one.
   double primitive_coverage() const;
   double composite_coverage() const;
   bool failed() const { return summary().failures() > 0; }
