@@ -7,6 +7,7 @@
 
 #include "arguments.hpp"
 #include "boxing.hpp"
+#include "fallback_impl.hpp"
 #include "runtime_impl.hpp"
 
 #include "backplane/core/error.hpp"
@@ -212,8 +213,12 @@ std::vector<Tensor> dispatch(OpId id, std::vector<IValue>& args, std::span<Tenso
   const ScalarType dtype = kernel_dtype(meta, args);
   const bool has_kernel =
       slot.fn && dtype != ScalarType::Undefined && (slot.dtypes >> static_cast<int>(dtype)) & 1u;
+  // The CPU never falls back to itself; elsewhere a forced op skips the backend's kernel.
+  const bool can_leave = device.type != device_types::CPU;
+  const bool forced = can_leave && forced_fallback(device.type, op);
 
-  if (!has_kernel) {
+  if (!has_kernel || forced) {
+    if (forced) return run_on_cpu(op, args, user_outs, in_place, device);
     if (op.kind == OpKind::Composite) {
       CompositeContext ctx(device);
       std::vector<Tensor> results = op.decompose(ctx, std::span<const IValue>(args));
@@ -228,14 +233,17 @@ std::vector<Tensor> dispatch(OpId id, std::vector<IValue>& args, std::span<Tenso
       }
       return results;
     }
+    if (can_leave && fallback_policy() == FallbackPolicy::Cpu)
+      return run_on_cpu(op, args, user_outs, in_place, device);
+    const std::string hint = can_leave && op.can_fall_back ? "; " + fallback_hint() : "";
     if (slot.fn)
       BP_FAIL(ErrorCode::NotImplemented,
-              "{}: backend '{}' has no kernel for dtype {} on {} (it supports: {})", op.name,
+              "{}: backend '{}' has no kernel for dtype {} on {} (it supports: {}){}", op.name,
               device_type_name(device.type), dtype_name(dtype), device.str(),
-              dtype_mask_names(slot.dtypes));
+              dtype_mask_names(slot.dtypes), hint);
     BP_FAIL(ErrorCode::NotImplemented,
-            "{}: no kernel for device {} (backend '{}'); backends that have one: {}", op.name,
-            device.str(), device_type_name(device.type), kernel_backends(table));
+            "{}: no kernel for device {} (backend '{}'); backends that have one: {}{}", op.name,
+            device.str(), device_type_name(device.type), kernel_backends(table), hint);
   }
 
   convert_inputs(args, meta);

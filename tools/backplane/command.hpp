@@ -16,6 +16,12 @@ inline constexpr int kExitUsage = 2;    // the command line is wrong
 // `backplane info`: the runtime, every plugin found and its devices.
 void add_info_command(CLI::App& app, int& exit_code);
 
+// `backplane devices`: every device under its selector, its properties, the default device.
+void add_devices_command(CLI::App& app, int& exit_code);
+
+// `backplane ops`: per op and backend, native / composite / fallback / missing.
+void add_ops_command(CLI::App& app, int& exit_code);
+
 // `backplane conformance`: the conformance suite against one device; `conformance merge`.
 void add_conformance_command(CLI::App& app, int& exit_code);
 

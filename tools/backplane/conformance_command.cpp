@@ -19,6 +19,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -44,7 +45,9 @@ struct ConformanceOptions {
   bool full = false;
   std::string expect;
   std::string json, junit, markdown;
-  int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  // One worker per core, at most 8: every worker holds its own context on the device, and
+  // a GPU shared by dozens of processes spends its time switching between them.
+  int jobs = static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 8u));
   double timeout = 60.0;
   std::string case_id;
   std::string shard;
@@ -292,7 +295,7 @@ void add_conformance_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--json", o->json, "Write the JSON report here")->type_name("FILE");
   cmd->add_option("--junit", o->junit, "Write a JUnit XML report here")->type_name("FILE");
   cmd->add_option("--markdown", o->markdown, "Write a Markdown report here")->type_name("FILE");
-  cmd->add_option("--jobs", o->jobs, "Worker processes at once (default: one per core)")
+  cmd->add_option("--jobs", o->jobs, "Worker processes at once (default: one per core, at most 8)")
       ->type_name("N")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--timeout", o->timeout,

@@ -1,5 +1,5 @@
-// The `backplane` program: one subcommand per task (info now; devices, ops, conformance
-// and run follow), each in its own <name>_command.cpp. This file only parses the command
+// The `backplane` program: one subcommand per task (info, devices, ops, conformance;
+// run follows), each in its own <name>_command.cpp. This file only parses the command
 // line and maps errors to exit codes: 2 for a bad command line (CLI11's message on
 // stderr), 1 for a runtime error (bp::Error or any other exception, one line on stderr).
 #include "command.hpp"
@@ -18,6 +18,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(0, 1);
   app.set_version_flag("--version", [] { return "backplane " + bp::runtime_info().version; });
   bp::cli::add_info_command(app, exit_code);
+  bp::cli::add_devices_command(app, exit_code);
+  bp::cli::add_ops_command(app, exit_code);
   bp::cli::add_conformance_command(app, exit_code);
   try {
     app.parse(argc, argv);
