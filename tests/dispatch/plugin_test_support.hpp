@@ -1,14 +1,17 @@
-// Helpers for the plugin loader tests: the fixture libraries of tests/plugins/ by name,
-// a scratch plugin directory, capturing what the runtime prints on stderr, and running a
-// check with only the built-in reference backend usable.
+// Helpers for the dispatch tests: the fixture libraries of tests/plugins/ by name, a
+// scratch plugin directory, capturing what the runtime prints on stderr, running a check
+// with only the built-in reference backend usable, and the message of an expected error.
 #pragma once
 
 #include <backplane/backplane.hpp>
+
+#include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +20,19 @@
 namespace bp::test {
 
 namespace fs = std::filesystem;
+
+// The message of the bp::Error `f` throws, "(no error)" when it throws none; with `code`,
+// also checks the error's code.
+inline std::string error_of(const std::function<void()>& f,
+                            std::optional<ErrorCode> code = std::nullopt) {
+  try {
+    f();
+  } catch (const Error& e) {
+    if (code) CHECK(e.code() == *code);
+    return e.what();
+  }
+  return "(no error)";
+}
 
 // tests/plugins/<name> as built: libbp_fixture_<name>.so, or a file named as given.
 inline fs::path fixture(const std::string& name) {

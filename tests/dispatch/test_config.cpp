@@ -21,17 +21,6 @@ namespace {
 
 const fs::path kFixtures = fs::path(__FILE__).parent_path() / "fixtures" / "config";
 
-template <class F>
-std::string error_of(F&& f, ErrorCode code) {
-  try {
-    f();
-  } catch (const Error& e) {
-    CHECK(e.code() == code);
-    return e.what();
-  }
-  return "(no error)";
-}
-
 // The error of parsing `text` as backplane.toml.
 std::string config_error(std::string_view text) {
   return error_of([&] { Config::parse(text, "backplane.toml"); }, ErrorCode::Parse);

@@ -3,6 +3,8 @@
 // mixed devices, out/in-place rules, the table dump, and unregistration.
 #include "fixture_plugin.hpp"
 
+#include "plugin_test_support.hpp"
+
 #include <backplane/backplane.hpp>
 #include <backplane/dispatch/dispatch_key.hpp>
 #include <backplane/dispatch/dispatcher.hpp>
@@ -12,6 +14,8 @@
 #include <string>
 
 using bp::testing::TestPluginMode;
+
+using bp::test::error_of;
 
 namespace {
 
@@ -25,15 +29,6 @@ struct TestPluginGuard {
   bp::Device device = load_test_plugin();
   ~TestPluginGuard() { bp::unregister_plugin("testdev"); }
 };
-
-std::string error_of(auto&& fn) {
-  try {
-    fn();
-  } catch (const bp::Error& e) {
-    return e.what();
-  }
-  return "<no error>";
-}
 
 }  // namespace
 

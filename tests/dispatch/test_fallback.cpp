@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+using bp::test::error_of;
+
 namespace {
 
 // test_dev (add.Tensor f32, fill_, copy_ f32/f64: no mul) next to the CPU plugin.
@@ -38,15 +40,6 @@ struct FallbackFixture {
     bp::unregister_plugin("testdev");
   }
 };
-
-std::string error_of(auto&& fn) {
-  try {
-    fn();
-  } catch (const bp::Error& e) {
-    return e.what();
-  }
-  return "<no error>";
-}
 
 }  // namespace
 

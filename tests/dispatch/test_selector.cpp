@@ -1,6 +1,8 @@
 // The device selector: every form of the grammar, every parse error with its column, which
 // backends a selector excludes (their plugins are never opened), the devices it selects
 // from a made-up list of backends in priority order, and the check of backend names.
+#include "plugin_test_support.hpp"
+
 #include <backplane/backplane.hpp>
 #include <backplane/dispatch/selector.hpp>
 
@@ -13,18 +15,6 @@ namespace bp::test {
 namespace {
 
 using Item = DeviceSelector::Item;
-
-// The message of the bp::Error `f` throws, checking its code.
-template <class F>
-std::string error_of(F&& f, ErrorCode code) {
-  try {
-    f();
-  } catch (const Error& e) {
-    CHECK(e.code() == code);
-    return e.what();
-  }
-  return "(no error)";
-}
 
 std::string parse_error(std::string_view text) {
   return error_of([&] { DeviceSelector::parse(text); }, ErrorCode::Parse);
