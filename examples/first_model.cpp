@@ -1,7 +1,7 @@
 // The first thing `scripts/run` shows: a small model-like sequence of operators (a two-layer
-// MLP with layer norm and a softmax head) run on the default device through the public
-// API, printing each step's result. Weights come from a fixed formula so the output is the
-// same on every machine.
+// MLP with layer norm and a softmax head) run through the public API on the default device
+// (from the config and environment, through bp::init()), printing each step's result.
+// Weights come from a fixed formula so the output is the same on every machine.
 #include <backplane/backplane.hpp>
 
 #include <cmath>
@@ -26,6 +26,9 @@ bp::Tensor weights(int64_t rows, int64_t cols, unsigned seed) {
 
 int main() {
   try {
+    // The plugins and the default device come from the user's config and environment
+    // (BACKPLANE_DEVICE=cpu, BACKPLANE_PLUGIN_PATH, backplane.toml; docs/config.md).
+    bp::init();
     std::printf("Backplane: backends loaded\n");
     for (const bp::BackendInfo& b : bp::backends())
       std::printf("  %-10s plugin '%s', %d device(s)\n", b.name.c_str(), b.plugin.c_str(),

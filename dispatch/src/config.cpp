@@ -324,9 +324,18 @@ std::optional<std::string> Config::skip_reason(const fs::path& file) const {
     if (entry == file_name || entry == file.string() || (plugin && entry == *plugin))
       return fmt::format("denied by plugins.deny ({})", plugins.deny.origin);
   }
-  if (plugin && devices.priority.value.excludes_backend(*plugin)) {
+  // A negation names the plugin's file for sure. A list leaves out every backend it does
+  // not name, but only a backend Backplane ships is known to live in the file named after
+  // it: an out-of-tree plugin's file ("acme") may register another name ("acme_npu"), so it
+  // is opened, and its backends are then simply not selected.
+  const DeviceSelector& priority = devices.priority.value;
+  if (!plugin || !priority.excludes_backend(*plugin)) return std::nullopt;
+  const auto& negated = priority.excluded();
+  const auto shipped = DeviceSelector::default_priority();
+  if (std::find(negated.begin(), negated.end(), *plugin) != negated.end() ||
+      std::find(shipped.begin(), shipped.end(), *plugin) != shipped.end()) {
     return fmt::format("backend '{}' excluded by devices.priority '{}' ({})", *plugin,
-                       devices.priority.value.str(), devices.priority.origin);
+                       priority.str(), devices.priority.origin);
   }
   return std::nullopt;
 }

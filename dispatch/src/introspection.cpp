@@ -18,6 +18,8 @@ std::string_view to_string(LoadStatus s) {
       return "failed";
     case LoadStatus::NoDevices:
       return "no-devices";
+    case LoadStatus::Skipped:
+      return "skipped";
   }
   return "?";
 }

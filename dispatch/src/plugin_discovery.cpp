@@ -4,6 +4,7 @@
 #include "runtime_impl.hpp"
 
 #include "backplane/core/error.hpp"
+#include "backplane/dispatch/config.hpp"
 
 #include <fmt/format.h>
 
@@ -101,11 +102,18 @@ void require_usable_backend(const std::vector<PluginLoadReport>& tried) {
 }
 
 std::vector<PluginLoadReport> discover_plugins(const DiscoveryOptions& options) {
+  const Config* config = options.config;
   std::vector<fs::path> candidates = options.plugins;
-  std::vector<fs::path> dirs = options.search_paths;
-  if (options.use_environment)
-    if (const char* env = std::getenv("BACKPLANE_PLUGIN_PATH"))
-      for (fs::path& d : split_path_list(env)) dirs.push_back(std::move(d));
+  if (config)
+    candidates.insert(candidates.end(), config->plugins.load.value.begin(),
+                      config->plugins.load.value.end());
+  std::vector<fs::path> dirs;
+  if (config) {
+    dirs = config->plugins.search_path.value;
+  } else if (options.use_environment) {
+    if (const char* env = std::getenv("BACKPLANE_PLUGIN_PATH")) dirs = split_path_list(env);
+  }
+  dirs.insert(dirs.end(), options.search_paths.begin(), options.search_paths.end());
   if (options.use_install_dir) dirs.push_back(install_plugin_dir());
   for (const fs::path& dir : dirs)
     for (fs::path& f : plugins_in(dir)) candidates.push_back(std::move(f));
@@ -116,7 +124,14 @@ std::vector<PluginLoadReport> discover_plugins(const DiscoveryOptions& options) 
     std::error_code ec;
     const fs::path canonical = fs::weakly_canonical(file, ec);
     if (!seen.insert(ec ? file : canonical).second) continue;  // found twice: load once
-    PluginLoadReport report = detail::open_plugin(file);
+    // The pre-load filter: a plugin the config rules out is never opened (its static
+    // constructors, its vendor runtime and its driver are never touched).
+    if (const std::optional<std::string> reason =
+            config ? config->skip_reason(file) : std::nullopt) {
+      reports.push_back(detail::skipped_plugin(file, *reason));
+      continue;
+    }
+    PluginLoadReport report = detail::open_plugin(file, config);
     if (options.warn) detail::warn_if_unusable(report);
     reports.push_back(std::move(report));
   }

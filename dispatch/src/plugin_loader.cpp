@@ -82,7 +82,18 @@ std::string truncated_elf_reason(const std::filesystem::path& path) {
 
 namespace detail {
 
-PluginLoadReport open_plugin(const std::filesystem::path& path) {
+PluginLoadReport skipped_plugin(const std::filesystem::path& path, std::string reason) {
+  std::error_code ec;
+  PluginLoadReport r;
+  r.path = std::filesystem::absolute(path, ec).string();
+  r.plugin = plugin_name_from_file(path).value_or(r.path);
+  r.status = LoadStatus::Skipped;
+  r.message = std::move(reason);
+  Runtime::get().record(r);
+  return r;
+}
+
+PluginLoadReport open_plugin(const std::filesystem::path& path, const Config* config) {
   std::error_code fs_error;
   const std::filesystem::path full = std::filesystem::absolute(path, fs_error);
   const std::string where = full.string();
@@ -115,7 +126,7 @@ PluginLoadReport open_plugin(const std::filesystem::path& path) {
                     BP_PLUGIN_ENTRY_SYMBOL));
   auto query = library->get<const bp_plugin_descriptor*()>(BP_PLUGIN_ENTRY_SYMBOL);
   const bp_plugin_descriptor* descriptor = query();
-  PluginLoadReport report = Runtime::get().add_plugin(descriptor, where, where);
+  PluginLoadReport report = Runtime::get().add_plugin(descriptor, where, where, config);
   std::lock_guard lock(open_libraries().mu);
   open_libraries().libraries.push_back(std::move(library));
   return report;

@@ -180,7 +180,22 @@ Allocator& Runtime::allocator(Device device) {
   return *b.allocators[static_cast<size_t>(device.index)];
 }
 
+void Runtime::set_default_selector(const DeviceSelector& selector) {
+  std::lock_guard lock(selector_mu_);
+  selector_ = selector;
+  has_selector_.store(!selector.is_default(), std::memory_order_release);
+}
+
 Device Runtime::default_device() const {
+  if (has_selector_.load(std::memory_order_acquire)) {
+    DeviceSelector selector;
+    {
+      std::lock_guard lock(selector_mu_);
+      selector = selector_;
+    }
+    const std::vector<BackendInfo> available = backend_infos();
+    return selector.first_available(available);
+  }
   // Accelerators first, then the CPU, out-of-tree backends, and the reference oracle last.
   static constexpr DeviceType kPriority[] = {device_types::CUDA, device_types::ROCm,
                                              device_types::LevelZero, device_types::OpenCL,
@@ -233,7 +248,7 @@ void Runtime::record(const PluginLoadReport& report) {
 }
 
 PluginLoadReport Runtime::add_plugin(const bp_plugin_descriptor* d, std::string_view origin,
-                                     std::string_view path) {
+                                     std::string_view path, const Config* config) {
   std::lock_guard lock(mu_);
   PluginLoadReport report = report_for(d, origin, path);
   auto finish = [&](LoadStatus status, std::string message) {
@@ -267,6 +282,18 @@ PluginLoadReport Runtime::add_plugin(const bp_plugin_descriptor* d, std::string_
                                                      "(from {})",
                                                      name, p->origin));
 
+  // The file name did not say which plugin this is (else discovery would not have opened
+  // it): the descriptor does, and a denied plugin's init never runs.
+  if (config && config->denies_plugin(name))
+    return finish(LoadStatus::Skipped,
+                  fmt::format("denied by plugins.deny ({}); its library was opened because the "
+                              "file name does not name the plugin",
+                              config->plugins.deny.origin));
+  std::string init_options;
+  if (config)
+    if (auto it = config->backend_options.find(name); it != config->backend_options.end())
+      init_options = it->second.value;
+
   const uint32_t index = static_cast<uint32_t>(plugins_.size());
   auto rec = std::make_unique<PluginRecord>();
   rec->name = name;
@@ -289,7 +316,7 @@ PluginLoadReport Runtime::add_plugin(const bp_plugin_descriptor* d, std::string_
   // broken and never trusted. A plugin with another C++ runtime may terminate the process
   // instead: plugins must catch their exceptions (docs/dispatch.md).
   try {
-    status = d->init(&plugin.host_api, "");
+    status = d->init(&plugin.host_api, init_options.c_str());
   } catch (const std::exception& e) {
     thread_plugin_error() = {
         BP_ERR_INTERNAL,

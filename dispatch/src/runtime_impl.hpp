@@ -12,8 +12,10 @@
 
 #include "backplane/core/catalog.hpp"
 #include "backplane/core/storage.hpp"
+#include "backplane/dispatch/config.hpp"
 #include "backplane/dispatch/dispatch_key.hpp"
 #include "backplane/dispatch/runtime.hpp"
+#include "backplane/dispatch/selector.hpp"
 
 #include <backplane/plugin.h>
 
@@ -103,11 +105,17 @@ class Runtime {
   // Throws bp::Error(Device) when the device does not exist.
   Backend& backend_for(Device device, std::string_view op = {}) const;
   Allocator& allocator(Device device);
+  // The first device of the default selector (set_default_selector) among the loaded
+  // backends; without one, accelerators first, then the CPU, out-of-tree backends and the
+  // reference oracle last. Throws bp::Error(Device) when nothing matches.
   Device default_device() const;
+  void set_default_selector(const DeviceSelector& selector);
 
   // `origin` names the plugin's source in messages; `path` is its library ("" if built in).
+  // With a config, a plugin whose descriptor name plugins.deny lists is skipped before its
+  // init, and init receives the plugin's [backends.<name>] options text.
   PluginLoadReport add_plugin(const bp_plugin_descriptor* d, std::string_view origin,
-                              std::string_view path = {});
+                              std::string_view path = {}, const Config* config = nullptr);
   // Appends the report of a candidate that never reached add_plugin (no such file, not a
   // library, no entry symbol) so plugin_reports() lists every candidate.
   void record(const PluginLoadReport& report);
@@ -135,6 +143,10 @@ class Runtime {
   std::vector<std::unique_ptr<Backend>> backend_store_;
   std::vector<std::unique_ptr<PluginRecord>> plugins_;
   std::vector<PluginLoadReport> reports_;
+  // The default-device selector; has_selector_ lets the common case (none set) skip the lock.
+  std::atomic<bool> has_selector_{false};
+  mutable std::mutex selector_mu_;
+  DeviceSelector selector_;
   // The plugin whose init is running on this thread (registration is only legal then).
   static thread_local HostContext* initializing_;
 };
@@ -150,7 +162,10 @@ PluginError& thread_plugin_error();
 std::string dtype_mask_names(uint32_t mask);
 
 // load_plugin without the warning (discovery prints its own, per its options).
-PluginLoadReport open_plugin(const std::filesystem::path& path);
+// The report of a plugin file the config rules out (never opened), recorded like the others.
+PluginLoadReport skipped_plugin(const std::filesystem::path& path, std::string reason);
+// With a config, see Runtime::add_plugin.
+PluginLoadReport open_plugin(const std::filesystem::path& path, const Config* config = nullptr);
 // The one stderr line for a refused or failed plugin; nothing for loaded / no-devices.
 void warn_if_unusable(const PluginLoadReport& report);
 

@@ -2,6 +2,7 @@
 // runtime only through plugin.h.
 #include "fixture_plugin.hpp"
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
@@ -13,6 +14,9 @@ const bp_host_api* g_host = nullptr;
 TestPluginMode g_mode = TestPluginMode::Normal;
 
 TestPluginState g_state;
+// The options text init received: the device's name shows it, so a test can see that the
+// config's [backends.testdev] reached the plugin.
+char g_options[40] = "";
 
 bp_status device_count(void*, int32_t* n, const char** reason) {
   *n = g_mode == TestPluginMode::NoDevices ? 0 : 1;
@@ -21,7 +25,10 @@ bp_status device_count(void*, int32_t* n, const char** reason) {
   return BP_OK;
 }
 bp_status device_properties(void*, int32_t, bp_device_props* p) {
-  std::strncpy(p->name, "test device", sizeof p->name - 1);
+  if (g_options[0])
+    std::snprintf(p->name, sizeof p->name, "test device (options: %s)", g_options);
+  else
+    std::strncpy(p->name, "test device", sizeof p->name - 1);
   p->flags = BP_DEVICE_HOST_ACCESSIBLE;
   p->dtypes = BP_DTYPES_ALL;
   p->total_memory = 1 << 20;
@@ -138,8 +145,9 @@ bp_status copy_kernel(const bp_call* call) {
   return BP_OK;
 }
 
-bp_status init(const bp_host_api* host, const char*) {
+bp_status init(const bp_host_api* host, const char* options) {
   g_host = host;
+  std::snprintf(g_options, sizeof g_options, "%s", options ? options : "");
   if (g_mode == TestPluginMode::InitThrows) throw std::runtime_error("boom");
   uint32_t id = 0;
   bp_status s = host->register_backend(host->host, "test_dev", &kApi, nullptr, &id);

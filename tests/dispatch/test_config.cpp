@@ -275,6 +275,12 @@ TEST_CASE("a denied or excluded plugin file is skipped, with the setting that sa
   CHECK(list.skip_reason("libbackplane_plugin_cuda.so") ==
         "backend 'cuda' excluded by devices.priority 'cpu:*' (l.toml:2)");
   CHECK(list.skip_reason("libbackplane_plugin_cpu.so") == std::nullopt);
+  // An out-of-tree plugin's file may register a backend of another name: a list does not
+  // rule it out before it is opened, a negation of its name does.
+  CHECK(list.skip_reason("libbackplane_plugin_acme.so") == std::nullopt);
+  const Config negated = Config::parse("[devices]\npriority = \"cpu, !acme\"\n", "n.toml");
+  CHECK(negated.skip_reason("libbackplane_plugin_acme.so") ==
+        "backend 'acme' excluded by devices.priority 'cpu:*,!acme' (n.toml:2)");
 }
 
 TEST_CASE("backend names are checked once the loaded backends are known") {

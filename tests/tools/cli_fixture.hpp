@@ -21,8 +21,9 @@ inline const std::string kFixtureDir = BP_CLI_FIXTURE_DIR;
 inline const std::string kPluginDir = BP_CLI_PLUGIN_DIR;
 
 inline ProgramResult run_cli(const std::vector<std::string>& args,
-                             const std::optional<std::string>& plugin_path = std::nullopt) {
-  return run_program(kCli, args, plugin_path);
+                             const std::optional<std::string>& plugin_path = std::nullopt,
+                             const Environment& env = {}) {
+  return run_program(kCli, args, plugin_path, env);
 }
 
 // The entry of `plugins` whose field `key` equals `value`; a null json when there is none.

@@ -13,7 +13,7 @@
 namespace bp::test {
 
 ProgramResult run_program(const std::string& program, const std::vector<std::string>& args,
-                          const std::optional<std::string>& plugin_path) {
+                          const std::optional<std::string>& plugin_path, const Environment& env) {
   int out_pipe[2], err_pipe[2];
   if (pipe(out_pipe) != 0 || pipe(err_pipe) != 0) throw std::runtime_error("pipe failed");
   const pid_t pid = fork();
@@ -25,10 +25,11 @@ ProgramResult run_program(const std::string& program, const std::vector<std::str
     close(out_pipe[1]);
     close(err_pipe[0]);
     close(err_pipe[1]);
-    if (plugin_path)
-      setenv("BACKPLANE_PLUGIN_PATH", plugin_path->c_str(), 1);
-    else
-      unsetenv("BACKPLANE_PLUGIN_PATH");
+    for (const char* name : {"BACKPLANE_PLUGIN_PATH", "BACKPLANE_CONFIG", "BACKPLANE_DEVICE",
+                             "BACKPLANE_FALLBACK", "BACKPLANE_TRACE"})
+      unsetenv(name);
+    if (plugin_path) setenv("BACKPLANE_PLUGIN_PATH", plugin_path->c_str(), 1);
+    for (const auto& [name, value] : env) setenv(name.c_str(), value.c_str(), 1);
     std::vector<char*> argv;
     argv.push_back(const_cast<char*>(program.c_str()));
     for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));

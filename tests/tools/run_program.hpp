@@ -1,10 +1,12 @@
 // Runs a program for the CLI tests and captures what it printed and its exit status. The
-// environment is the test's, minus BACKPLANE_PLUGIN_PATH unless `plugin_path` sets it, so
-// a developer's own plugins never change a result.
+// environment is the test's minus every BACKPLANE_* variable (BACKPLANE_PLUGIN_PATH only
+// when `plugin_path` sets it), plus `env`, so a developer's own plugins and settings never
+// change a result.
 #pragma once
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace bp::test {
@@ -15,7 +17,10 @@ struct ProgramResult {
   std::string err;
 };
 
+using Environment = std::vector<std::pair<std::string, std::string>>;
+
 ProgramResult run_program(const std::string& program, const std::vector<std::string>& args,
-                          const std::optional<std::string>& plugin_path = std::nullopt);
+                          const std::optional<std::string>& plugin_path = std::nullopt,
+                          const Environment& env = {});
 
 }  // namespace bp::test

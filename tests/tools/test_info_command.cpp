@@ -9,7 +9,10 @@
 
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -27,7 +30,11 @@ TEST_CASE("info --json describes the runtime and the built-in reference backend"
   const ProgramResult r = run_cli({"info", "--json"});
   REQUIRE(r.exit_code == 0);
   const nlohmann::json report = parse_report(r);
-  CHECK(report.size() == 2);
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : report.items()) keys.push_back(key);
+  // nlohmann::json sorts keys.
+  CHECK(keys == std::vector<std::string>{"config", "default_device", "plugins", "runtime"});
+  CHECK(report.at("default_device") == "reference:0");
   const nlohmann::json& runtime = report.at("runtime");
   CHECK(runtime.at("version") == BP_CLI_EXPECTED_VERSION);
   CHECK(runtime.at("abi") == nlohmann::json{{"major", BP_ABI_MAJOR}, {"minor", BP_ABI_MINOR}});
@@ -181,6 +188,103 @@ TEST_CASE("the text report names the runtime, each plugin with its status, and i
   CHECK(r.out.find("    test_dev:0  test device (no vendor; 1.0 MiB; 0 compute units; "
                    "host-accessible)") != std::string::npos);
   CHECK(r.out.find("  " + missing + ": failed\n    reason: no such file\n") != std::string::npos);
+}
+
+// A config file in a fresh folder, removed at the end of the test.
+struct ConfigFile {
+  std::filesystem::path dir, path;
+  explicit ConfigFile(const std::string& text)
+      : dir(std::filesystem::temp_directory_path() /
+            ("bp_cli_config_" + std::to_string(::getpid()))) {
+    std::filesystem::create_directories(dir);
+    path = dir / "backplane.toml";
+    std::ofstream(path) << text;
+  }
+  ~ConfigFile() {
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+  }
+};
+
+TEST_CASE("info shows the config file, every setting with its origin, and the default device") {
+  const ConfigFile config(
+      "[devices]\npriority = \"test_dev, reference, !broken\"\n"
+      "[fallback]\npolicy = \"cpu\"\n");
+  const ProgramResult r = run_cli({"info", "--json", "--config", config.path.string()}, kPluginDir,
+                                  {{"BACKPLANE_FALLBACK", "error"}});
+  CHECK(r.exit_code == 0);
+  const nlohmann::json report = parse_report(r);
+  CHECK(report.at("config").at("file") == config.path.string());
+  CHECK(report.at("default_device") == "test_dev:0");
+  auto setting = [&](const std::string& key) {
+    for (const nlohmann::json& s : report.at("config").at("settings"))
+      if (s.at("key") == key) return s;
+    return nlohmann::json();
+  };
+  CHECK(setting("devices.priority") == nlohmann::json{{"key", "devices.priority"},
+                                                      {"value", "test_dev:*,reference:*,!broken"},
+                                                      {"origin", config.path.string() + ":2"}});
+  // The environment overrides the file and says so.
+  CHECK(setting("fallback.policy").at("value") == "error");
+  CHECK(setting("fallback.policy").at("origin") == "BACKPLANE_FALLBACK");
+  CHECK(setting("plugins.search_path").at("origin") == "BACKPLANE_PLUGIN_PATH");
+  CHECK(setting("trace").at("origin").is_null());  // a default
+
+  // The priority negates the plugin named broken: skipped, never opened (a text file, it
+  // would fail to load). testdev is not listed, but an out-of-tree file is opened anyway.
+  const nlohmann::json broken =
+      find_plugin(report, "path", kPluginDir + "/libbackplane_plugin_broken.so");
+  REQUIRE(broken.is_object());
+  CHECK(broken.at("status") == "skipped");
+  CHECK(broken.at("reason") ==
+        "backend 'broken' excluded by devices.priority "
+        "'test_dev:*,reference:*,!broken' (" +
+            config.path.string() + ":2)");
+  CHECK(broken.at("version").is_null());
+}
+
+TEST_CASE("info --device overrides the config; its text names each setting's origin") {
+  const ConfigFile config("[devices]\npriority = \"test_dev\"\n");
+  const ProgramResult r = run_cli(
+      {"info", "--config", config.path.string(), "--device", "reference,!testdev"}, kPluginDir);
+  CHECK(r.exit_code == 0);
+  INFO(r.out);
+  CHECK(r.out.find("config file: " + config.path.string() + "\n") != std::string::npos);
+  CHECK(r.out.find("default device: reference:0\n") != std::string::npos);
+  CHECK(r.out.find("  devices.priority     reference:*,!testdev  (--device)\n") !=
+        std::string::npos);
+  CHECK(r.out.find("  fallback.policy      error  (default)\n") != std::string::npos);
+  CHECK(r.out.find("  testdev: skipped\n    file: " + kPluginDir +
+                   "/libbackplane_plugin_testdev.so\n    reason: backend 'testdev' excluded by "
+                   "devices.priority 'reference:*,!testdev' (--device)\n") != std::string::npos);
+}
+
+TEST_CASE("a bad config or --device is an error naming the file, line and key, exit 1") {
+  const ConfigFile config("[devices]\npriorty = \"cpu\"\n");
+  const ProgramResult bad_key = run_cli({"info", "--config", config.path.string()});
+  CHECK(bad_key.exit_code == 1);
+  CHECK(bad_key.out == "");
+  CHECK(bad_key.err.starts_with("backplane: error: " + config.path.string() +
+                                ":2: devices.priorty: unknown key"));
+
+  const ProgramResult bad_selector = run_cli({"devices", "--device", "cuda:x"});
+  CHECK(bad_selector.exit_code == 1);
+  CHECK(bad_selector.err.starts_with(
+      "backplane: error: --device: device selector 'cuda:x': column 6: expected a device index "
+      "or '*' after ':'"));
+
+  const ProgramResult unknown = run_cli({"devices", "--device", "cdua"});
+  CHECK(unknown.exit_code == 1);
+  CHECK(
+      unknown.err.starts_with("backplane: error: --device: devices.priority 'cdua:*': unknown "
+                              "backend 'cdua'"));
+  CHECK(unknown.err.find("did you mean 'cuda'?") != std::string::npos);
+
+  const ProgramResult env = run_cli({"info"}, std::nullopt, {{"BACKPLANE_FALLBACK", "gpu"}});
+  CHECK(env.exit_code == 1);
+  CHECK(env.err ==
+        "backplane: error: BACKPLANE_FALLBACK: expected \"error\" or \"cpu\", got "
+        "\"gpu\"\n");
 }
 
 }  // namespace

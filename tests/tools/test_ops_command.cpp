@@ -8,7 +8,11 @@
 
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -126,47 +130,87 @@ TEST_CASE("ops --device shows only that device's backend") {
   CHECK(parse_report(reference).at("backends").at(0).at("name") == "reference");
 }
 
-TEST_CASE("ops --device naming no loaded device exits 1 and names the loaded backends") {
+TEST_CASE("ops --device picking no loaded device exits 1 and names what is loaded") {
   struct Case {
-    std::vector<std::string> args;
-    std::string message;
+    std::string selector;
+    std::string message;  // the whole of stderr
   };
   const std::vector<Case> cases = {
-      // A type no backend registered.
-      {{"--device", "acme_npu:0"},
-       "backplane: error: --device 'acme_npu:0': device 'acme_npu:0': unknown device type "
-       "'acme_npu'"},
       // A built-in type whose plugin is not loaded.
-      {{"--device", "cuda:0"},
-       "backplane: error: --device 'cuda:0': no backend 'cuda' is loaded; loaded backends: "
-       "reference, test_dev\n"},
+      {"cuda:0",
+       "backplane: error: --device 'cuda:0': no device matches device selector 'cuda:0' "
+       "(available: reference (1 device), test_dev (1 device))\n"},
       // A device index past the backend's devices.
-      {{"--device", "test_dev:3"},
-       "backplane: error: --device 'test_dev:3': device test_dev:3 does not exist: backend "
-       "'test_dev' has 1 device; loaded backends: reference, test_dev\n"},
-      {{"--device", "test_dev:x"},
-       "backplane: error: --device 'test_dev:x': device 'test_dev:x': device index 'x' is not "
-       "a number"},
+      {"test_dev:3",
+       "backplane: error: --device 'test_dev:3': no device matches device selector "
+       "'test_dev:3' (available: reference (1 device), test_dev (1 device))\n"},
+      // A name no backend, shipped or loaded, has: checked when the runtime starts.
+      {"acme_npu:0",
+       "backplane: error: --device: devices.priority 'acme_npu:0': unknown backend "
+       "'acme_npu' (known: cpu, cuda, level_zero, opencl, reference, rocm, test_dev, "
+       "testdev)\n"},
+      {"test_dev:x",
+       "backplane: error: --device: device selector 'test_dev:x': column 10: expected a device "
+       "index or '*' after ':', found 'x'\n"},
   };
   for (const Case& c : cases) {
-    std::vector<std::string> args = {"ops", "--plugin", kTestdevPlugin};
-    args.insert(args.end(), c.args.begin(), c.args.end());
-    const ProgramResult r = run_cli(args);
+    const ProgramResult r = run_cli({"ops", "--plugin", kTestdevPlugin, "--device", c.selector});
     CAPTURE(r.err);
     CHECK(r.exit_code == 1);
     CHECK(r.out == "");
-    CHECK(r.err.starts_with(c.message));
-    CHECK(r.err.ends_with("; loaded backends: reference, test_dev\n"));
+    CHECK(r.err == c.message);
   }
 
-  // A backend that loaded without devices has no device to select, and says why.
+  // A backend that loaded without devices has no device to pick, and says why.
   const ProgramResult none =
       run_cli({"ops", "--device", "no_devices_dev", "--plugin", kNoDevicesPlugin});
   CHECK(none.exit_code == 1);
   CHECK(none.err ==
-        "backplane: error: --device 'no_devices_dev': device no_devices_dev:0 does not exist: "
-        "backend 'no_devices_dev' has 0 devices (no_devices: no accelerator is attached); "
-        "loaded backends: reference, no_devices_dev\n");
+        "backplane: error: --device 'no_devices_dev': no device matches device selector "
+        "'no_devices_dev:*' (available: reference (1 device), no_devices_dev (0 devices: "
+        "no_devices: no accelerator is attached))\n");
+}
+
+TEST_CASE("ops --device with a list shows the backends it picks, in its order") {
+  const ProgramResult r = run_cli(
+      {"ops", "--json", "--device", "test_dev, reference, !cpu", "--plugin", kTestdevPlugin});
+  REQUIRE(r.exit_code == 0);
+  const nlohmann::json report = parse_report(r);
+  CHECK(report.at("device") == "test_dev:0");
+  REQUIRE(report.at("backends").size() == 2);
+  CHECK(report.at("backends").at(0).at("name") == "test_dev");
+  CHECK(report.at("backends").at(1).at("name") == "reference");
+}
+
+TEST_CASE("ops shows fallback where the config sends a call to the CPU") {
+  const std::string cpu_plugin = std::string(BP_CLI_CPU_PLUGIN);
+  const ProgramResult policy =
+      run_cli({"ops", "--json", "--plugin", kTestdevPlugin, "--plugin", cpu_plugin}, std::nullopt,
+              {{"BACKPLANE_FALLBACK", "cpu"}});
+  REQUIRE(policy.exit_code == 0);
+  const nlohmann::json report = parse_report(policy);
+  // test_dev lacks mul.Tensor; the CPU has it: the call falls back.
+  CHECK(find_op(report, "mul.Tensor").at("backends").at("test_dev").at("status") == "fallback");
+  CHECK(find_op(report, "add.Tensor").at("backends").at("test_dev").at("status") == "native");
+  // The CPU never falls back to itself; composites still decompose.
+  CHECK(find_op(report, "mul.Tensor").at("backends").at("cpu").at("status") == "native");
+  CHECK(find_op(report, "add.Scalar").at("backends").at("test_dev").at("status") == "composite");
+
+  // fallback.ops forces an op the backend has a kernel for.
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("bp_ops_forced_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "backplane.toml") << "[fallback.ops]\ntest_dev = [\"add\"]\n";
+  const ProgramResult forced =
+      run_cli({"ops", "--json", "--config", (dir / "backplane.toml").string(), "--plugin",
+               kTestdevPlugin, "--plugin", cpu_plugin});
+  std::filesystem::remove_all(dir);
+  REQUIRE(forced.exit_code == 0);
+  const nlohmann::json forced_report = parse_report(forced);
+  CHECK(find_op(forced_report, "add.Tensor").at("backends").at("test_dev").at("status") ==
+        "fallback");
+  CHECK(find_op(forced_report, "mul.Tensor").at("backends").at("test_dev").at("status") ==
+        "missing");
 }
 
 TEST_CASE("ops exits 1 when a --plugin file did not load, and still prints the matrix") {

@@ -36,8 +36,7 @@ namespace cf = conformance;
 namespace {
 
 struct ConformanceOptions {
-  std::string device;
-  PluginOptions plugins;
+  PluginOptions plugins;  // with --device: the device under test
   std::string ops;
   std::string dtypes;
   uint64_t seed = 0;
@@ -141,7 +140,8 @@ cf::CaseStatus status_of(const cf::WorkerOutcome& outcome, const cf::Expectation
 
 int run_worker(const ConformanceOptions& o) {
   (void)load_plugins(o.plugins);
-  return cf::worker_loop(Device::parse(o.device), o.seed, 3);
+  // The parent resolved the selector: a worker's --device is one device.
+  return cf::worker_loop(Device::parse(o.plugins.device), o.seed, 3);
 }
 
 int run_merge(const ConformanceOptions& o) {
@@ -161,14 +161,16 @@ int run_merge(const ConformanceOptions& o) {
 
 int run_suite(const ConformanceOptions& o) {
   const auto start = std::chrono::steady_clock::now();
-  for (const LoadedPlugin& p : load_plugins(o.plugins)) {
+  for (const LoadedPlugin& p : load_plugins(o.plugins).plugins) {
     BP_CHECK(!p.explicit_file || p.report.status == LoadStatus::Loaded ||
                  p.report.status == LoadStatus::NoDevices,
              ErrorCode::InvalidArgument, "--plugin {}: {} ({})", p.report.path,
              to_string(p.report.status), p.report.message);
   }
-  const Device device = Device::parse(o.device);
-  const DeviceInfo info = device_info(device);  // throws naming the loaded backends
+  // The first device the selector picks ("cuda" means cuda:0); throws naming the selector
+  // and what is loaded when it picks none.
+  const Device device = default_device();
+  const DeviceInfo info = device_info(device);
   const std::string backend = device_type_name(device.type);
 
   cf::Report report;
@@ -202,6 +204,8 @@ int run_suite(const ConformanceOptions& o) {
   const std::vector<std::string> plugins = plugin_files(o, report.plugin_path);
   std::string repro_prefix =
       fmt::format("{} conformance --device {}", shell_quote(self.string()), device.str());
+  if (!o.plugins.config.empty())
+    repro_prefix += " --config " + shell_quote(fs::absolute(o.plugins.config).string());
   for (const std::string& p : plugins) repro_prefix += " --plugin " + shell_quote(p);
   repro_prefix += fmt::format(" --seed {}", o.seed);
 
@@ -232,6 +236,10 @@ int run_suite(const ConformanceOptions& o) {
   for (const std::string& p : plugins) {
     pool.worker_argv.push_back("--plugin");
     pool.worker_argv.push_back(p);
+  }
+  if (!o.plugins.config.empty()) {
+    pool.worker_argv.push_back("--config");
+    pool.worker_argv.push_back(fs::absolute(o.plugins.config).string());
   }
   pool.jobs = o.jobs;
   pool.timeout_seconds = o.timeout;
@@ -277,8 +285,9 @@ void add_conformance_command(CLI::App& app, int& exit_code) {
       "Run the conformance suite against a device: every op against the reference backend, "
       "each case in a child process; exit 1 when a case failed, crashed, timed out or passed "
       "unexpectedly");
-  cmd->add_option("--device", o->device, "The device under test, e.g. cpu:0, opencl:0")
-      ->type_name("SEL");
+  add_device_option(*cmd, o->plugins,
+                    "The device under test, e.g. cpu:0, opencl:0 (the first device the "
+                    "selector picks)");
   add_plugin_options(*cmd, o->plugins);
   cmd->add_option("--ops", o->ops,
                   "Only ops whose name matches this regular expression "
@@ -327,7 +336,7 @@ void add_conformance_command(CLI::App& app, int& exit_code) {
       exit_code = run_merge(*o);
       return;
     }
-    if (o->device.empty()) throw CLI::RequiredError("--device");
+    if (o->plugins.device.empty()) throw CLI::RequiredError("--device");
     exit_code = o->worker ? run_worker(*o) : run_suite(*o);
   });
 }

@@ -11,6 +11,7 @@
 
 #include <backplane/core/error.hpp>
 #include <backplane/dispatch/runtime.hpp>
+#include <backplane/dispatch/selector.hpp>
 #include <backplane/tensor_api.hpp>
 
 #include <fmt/format.h>
@@ -60,10 +61,18 @@ struct DevicesReport {
   }
 };
 
-DevicesReport gather() {
+// With a --device selector, only the devices it picks, in its order.
+DevicesReport gather(const std::string& selector_text) {
   DevicesReport report;
   report.backends = backends();
   report.devices = devices();
+  if (!selector_text.empty()) {
+    std::vector<DeviceInfo> picked;
+    for (Device d : DeviceSelector::parse(selector_text).select(report.backends))
+      for (const DeviceInfo& info : report.devices)
+        if (info.device == d) picked.push_back(info);
+    report.devices = std::move(picked);
+  }
   try {
     report.default_device = default_device();
   } catch (const Error& e) {
@@ -137,8 +146,8 @@ void print_text(const DevicesReport& report) {
 }
 
 int run_devices(const DevicesOptions& options) {
-  const std::vector<LoadedPlugin> plugins = load_plugins(options.plugins);
-  const DevicesReport report = gather();
+  const std::vector<LoadedPlugin> plugins = load_plugins(options.plugins).plugins;
+  const DevicesReport report = gather(options.plugins.device);
   if (options.json)
     fmt::print("{}\n", to_json(report).dump(2));
   else
@@ -166,6 +175,7 @@ void add_devices_command(CLI::App& app, int& exit_code) {
                     "Print JSON: {default: selector|null, devices: [{selector, backend, plugin, "
                     "name, vendor, total_memory, compute_units, host_accessible, dtypes: [name], "
                     "default}], backends_without_devices: [{backend, plugin, reason}]}");
+  add_device_option(*command, options->plugins, "Only the devices this selector picks");
   add_plugin_options(*command, options->plugins);
   command->footer(
       "In the table, MEMORY 'unknown' means the plugin reported 0 bytes, DTYPES 'int' all "

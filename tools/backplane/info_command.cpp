@@ -1,6 +1,8 @@
-// `backplane info [--json] [--plugin PATH]...`: the runtime (version, plugin ABI, install
-// plugin folder) and every plugin it found: name, file, version, load status and reason,
-// and the devices of its backends under their canonical selector ("cpu:0").
+// `backplane info [--json] [--device SEL] [--config FILE] [--plugin PATH]...`: the runtime
+// (version, plugin ABI, install plugin folder), the config it read and every effective
+// setting with where it came from, the default device, and every plugin it found: name,
+// file, version, load status and reason (skipped ones too), and the devices of its
+// backends under their canonical selector ("cpu:0").
 //
 // Exit code: 0, or 1 when a file named with --plugin did not load (failed or refused) so a
 // vendor's script can run `backplane info --plugin my.so` as a check; plugins discovered in
@@ -8,13 +10,16 @@
 #include "command.hpp"
 #include "plugin_options.hpp"
 
+#include <backplane/core/error.hpp>
 #include <backplane/dispatch/runtime.hpp>
+#include <backplane/tensor_api.hpp>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,21 +44,47 @@ std::vector<DeviceInfo> devices_of(const PluginLoadReport& report,
   return mine;
 }
 
-// A report whose descriptor could not be read names the plugin by its path.
+// A report whose descriptor could not be read (or was never opened: skipped) has no
+// version, vendor or ABI to show.
 bool has_descriptor(const PluginLoadReport& r) {
+  if (r.status == LoadStatus::Skipped) return !r.version.empty();
   return !(r.status == LoadStatus::Failed && r.version.empty() && r.plugin == r.path);
+}
+
+// The default device, or why there is none.
+struct DefaultDevice {
+  std::optional<Device> device;
+  std::string reason;
+};
+DefaultDevice find_default_device() {
+  try {
+    return {default_device(), ""};
+  } catch (const Error& e) {
+    return {std::nullopt, e.what()};
+  }
 }
 
 nlohmann::ordered_json or_null(const std::string& s, bool known) {
   return known ? nlohmann::ordered_json(s) : nlohmann::ordered_json(nullptr);
 }
 
-nlohmann::ordered_json to_json(const RuntimeInfo& runtime, const std::vector<LoadedPlugin>& plugins,
+nlohmann::ordered_json to_json(const RuntimeInfo& runtime, const LoadedRuntime& loaded,
+                               const DefaultDevice& def,
                                const std::vector<DeviceInfo>& all_devices) {
+  const std::vector<LoadedPlugin>& plugins = loaded.plugins;
   nlohmann::ordered_json out;
   out["runtime"] = {{"version", runtime.version},
                     {"abi", {{"major", runtime.abi_major}, {"minor", runtime.abi_minor}}},
                     {"plugin_dir", runtime.install_plugin_dir.string()}};
+  nlohmann::ordered_json settings = nlohmann::ordered_json::array();
+  for (const Config::Entry& e : loaded.config.entries())
+    settings.push_back(
+        {{"key", e.key}, {"value", e.value}, {"origin", or_null(e.origin, !e.origin.empty())}});
+  const std::string file = loaded.config.source.string();
+  out["config"] = {{"file", or_null(file, !file.empty())}, {"settings", std::move(settings)}};
+  out["default_device"] =
+      def.device ? nlohmann::ordered_json(def.device->str()) : nlohmann::ordered_json(nullptr);
+  if (!def.device) out["no_default_device_reason"] = def.reason;
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const LoadedPlugin& p : plugins) {
     const PluginLoadReport& r = p.report;
@@ -89,11 +120,35 @@ std::string human_bytes(uint64_t bytes) {
   return unit == 0 ? fmt::format("{} B", bytes) : fmt::format("{:.1f} {}", value, kUnits[unit]);
 }
 
-void print_text(const RuntimeInfo& runtime, const std::vector<LoadedPlugin>& plugins,
+void print_config(const Config& config, const DefaultDevice& def) {
+  if (config.source.empty())
+    fmt::print(
+        "config file: none (defaults; searched BACKPLANE_CONFIG, ./backplane.toml, "
+        "$XDG_CONFIG_HOME/backplane/config.toml, /etc/backplane/config.toml)\n");
+  else
+    fmt::print("config file: {}\n", config.source.string());
+  if (def.device)
+    fmt::print("default device: {}\n", def.device->str());
+  else
+    fmt::print("default device: none ({})\n", def.reason);
+  const std::vector<Config::Entry> entries = config.entries();
+  size_t width = 0;
+  for (const Config::Entry& e : entries) width = std::max(width, e.key.size());
+  fmt::print("\nsettings (where each comes from):\n");
+  for (const Config::Entry& e : entries) {
+    const bool empty = e.value.empty() || e.value == "[]";
+    fmt::print("  {:<{}}  {}  ({})\n", e.key, width, empty ? "-" : e.value,
+               e.origin.empty() ? "default" : e.origin);
+  }
+}
+
+void print_text(const RuntimeInfo& runtime, const LoadedRuntime& loaded, const DefaultDevice& def,
                 const std::vector<DeviceInfo>& all_devices) {
+  const std::vector<LoadedPlugin>& plugins = loaded.plugins;
   fmt::print("Backplane runtime {}, plugin ABI {}.{}\n", runtime.version, runtime.abi_major,
              runtime.abi_minor);
   fmt::print("install plugin folder: {}\n", runtime.install_plugin_dir.string());
+  print_config(loaded.config, def);
   fmt::print("\n{} plugin{}:\n", plugins.size(), plugins.size() == 1 ? "" : "s");
   for (const LoadedPlugin& p : plugins) {
     const PluginLoadReport& r = p.report;
@@ -101,6 +156,8 @@ void print_text(const RuntimeInfo& runtime, const std::vector<LoadedPlugin>& plu
       fmt::print("  {} {} ({}, ABI {}.{}): {}\n", r.plugin, r.version,
                  r.vendor.empty() ? "no vendor" : r.vendor, r.abi_major, r.abi_minor,
                  to_string(r.status));
+    else if (r.status == LoadStatus::Skipped)
+      fmt::print("  {}: skipped\n    file: {}\n", r.plugin, r.path);
     else
       fmt::print("  {}: {}\n", r.path, to_string(r.status));
     if (has_descriptor(r)) fmt::print("    file: {}\n", r.path.empty() ? "built-in" : r.path);
@@ -114,13 +171,15 @@ void print_text(const RuntimeInfo& runtime, const std::vector<LoadedPlugin>& plu
 }
 
 int run_info(const InfoOptions& options) {
-  const std::vector<LoadedPlugin> plugins = load_plugins(options.plugins);
+  const LoadedRuntime loaded = load_plugins(options.plugins);
+  const std::vector<LoadedPlugin>& plugins = loaded.plugins;
   const RuntimeInfo runtime = runtime_info();
   const std::vector<DeviceInfo> all_devices = devices();
+  const DefaultDevice def = find_default_device();
   if (options.json)
-    fmt::print("{}\n", to_json(runtime, plugins, all_devices).dump(2));
+    fmt::print("{}\n", to_json(runtime, loaded, def, all_devices).dump(2));
   else
-    print_text(runtime, plugins, all_devices);
+    print_text(runtime, loaded, def, all_devices);
   const bool explicit_failed = std::any_of(plugins.begin(), plugins.end(), [](const auto& p) {
     return p.explicit_file &&
            (p.report.status == LoadStatus::Failed || p.report.status == LoadStatus::Refused);
@@ -135,13 +194,17 @@ void add_info_command(CLI::App& app, int& exit_code) {
   CLI::App* info = app.add_subcommand(
       "info", "Show the runtime, the plugins it found (loaded or not, and why) and their devices");
   info->add_flag("--json", options->json,
-                 "Print JSON: {runtime: {version, abi: {major, minor}, plugin_dir}, plugins: "
-                 "[{name, path, version, status, reason, devices: [{selector, name, vendor, "
+                 "Print JSON: {runtime: {version, abi: {major, minor}, plugin_dir}, config: "
+                 "{file, settings: [{key, value, origin}]}, default_device, plugins: [{name, "
+                 "path, version, status, reason, devices: [{selector, name, vendor, "
                  "total_memory, compute_units, host_accessible}]}]}");
+  add_device_option(*info, options->plugins, "Start the runtime with this device selector");
   add_plugin_options(*info, options->plugins);
   info->footer(
-      "Plugins are searched in --plugin files, BACKPLANE_PLUGIN_PATH (folders separated by "
-      "':'), the plugin folder next to this program and the install plugin folder.\n"
+      "Plugins are searched in --plugin files, the config's plugins.load, "
+      "BACKPLANE_PLUGIN_PATH (folders separated by ':'), the config's plugins.search_path, the "
+      "plugin folder next to this program and the install plugin folder; a plugin the config "
+      "denies or whose backend the device selector leaves out is skipped, never opened.\n"
       "Exit status: 0; 1 when a --plugin file failed to load or was refused; 2 for a bad "
       "command line.\n");
   info->callback([options, &exit_code] { exit_code = run_info(*options); });

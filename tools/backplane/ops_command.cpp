@@ -1,19 +1,22 @@
-// `backplane ops [--device SEL] [--json] [--plugin PATH]...`: for every op of the catalog
-// and every loaded backend (or only the backend of --device), how a call would run there:
-// `native` (the backend registered a kernel, for some dtypes), `composite` (core decomposes
-// the op into others), `fallback` (reserved for the CPU fallback policy, which does not
-// exist yet: never printed today) or `missing`. Read from bp::op_table, the computed
-// dispatch table itself, so what it prints is what the dispatcher does. docs/cli.md
-// documents the output and the JSON shape.
+// `backplane ops [--device SEL] [--json] [--config FILE] [--plugin PATH]...`: for every op
+// of the catalog and every loaded backend (or only the backends of the devices --device
+// picks), how a call would run there: `native` (the backend registered a kernel, for some
+// dtypes), `composite` (core decomposes the op into others), `fallback` (the call runs on
+// the CPU backend: fallback.policy = cpu, or fallback.ops forces it) or `missing`. Read from
+// bp::op_table, the computed dispatch table itself, and the fallback settings the
+// dispatcher reads, so what it prints is what the dispatcher does. docs/cli.md documents
+// the output and the JSON shape.
 //
-// Exit code: 0; 1 when a --plugin file did not load or --device names no loaded device.
+// Exit code: 0; 1 when a --plugin file did not load or --device picks no loaded device.
 #include "command.hpp"
 #include "dtype_text.hpp"
 #include "plugin_options.hpp"
 
 #include <backplane/core/catalog.hpp>
 #include <backplane/core/error.hpp>
+#include <backplane/dispatch/fallback.hpp>
 #include <backplane/dispatch/runtime.hpp>
+#include <backplane/dispatch/selector.hpp>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -29,44 +32,24 @@ namespace bp::cli {
 namespace {
 
 struct OpsOptions {
-  std::string device;
   bool json = false;
   PluginOptions plugins;
 };
 
-// Why a --device names no device of a loaded backend (printed with the loaded backends).
-struct BadDevice {
-  std::string reason;
-};
-
-std::string backend_names(const std::vector<BackendInfo>& backends) {
-  std::vector<std::string> names;
-  for (const BackendInfo& b : backends) names.push_back(b.name);
-  return fmt::format("{}", fmt::join(names, ", "));
-}
-
-Device parse_device(const std::string& text) {
-  try {
-    return Device::parse(text);
-  } catch (const Error& e) {
-    throw BadDevice{e.what()};
-  }
-}
-
-// The backend --device selects. `type:index` or `type` (= `type:0`) for now; the device
-// must exist, so a backend that loaded without devices cannot be selected (the full matrix
-// shows it). Throws BadDevice.
-BackendInfo select_backend(Device device, const std::vector<BackendInfo>& backends) {
-  const auto it = std::find_if(backends.begin(), backends.end(),
-                               [&](const BackendInfo& b) { return b.type == device.type; });
-  if (it == backends.end())
-    throw BadDevice{fmt::format("no backend '{}' is loaded", device_type_name(device.type))};
-  if (device.index >= it->device_count)
-    throw BadDevice{
-        fmt::format("device {} does not exist: backend '{}' has {} device{}{}", device.str(),
-                    it->name, it->device_count, it->device_count == 1 ? "" : "s",
-                    it->device_count == 0 ? " (" + it->no_device_reason + ")" : std::string())};
-  return *it;
+// The backends of the devices a --device selector picks, in its order; the first device.
+// Throws bp::Error naming the selector and what is loaded when it picks none (a backend
+// that loaded without devices cannot be picked: the full matrix shows it).
+std::pair<std::vector<BackendInfo>, Device> select_backends(const std::string& text,
+                                                            const std::vector<BackendInfo>& all) {
+  const DeviceSelector selector = DeviceSelector::parse(text);
+  const Device first = selector.first_available(all);
+  std::vector<BackendInfo> shown;
+  for (Device d : selector.select(all))
+    for (const BackendInfo& b : all)
+      if (b.type == d.type && std::none_of(shown.begin(), shown.end(),
+                                           [&](const BackendInfo& s) { return s.type == b.type; }))
+        shown.push_back(b);
+  return {shown, first};
 }
 
 // One cell of the matrix: how one op runs on one backend.
@@ -76,7 +59,17 @@ struct Cell {
   uint32_t dtypes = 0;  // native: bp_dtype_mask
 };
 
-Cell cell_of(const OpTableEntry& e) {
+// A call leaves the backend for the CPU when the config forces the op there, or when the
+// backend lacks the kernel, the policy is `cpu` and the CPU backend has one (the
+// dispatcher's rule, docs/fallback.md). The CPU never falls back to itself.
+bool falls_back(const OpDef& op, const OpTableEntry& e, bool cpu_has_kernel) {
+  if (e.backend == "cpu" || !op.can_fall_back || !cpu_has_kernel) return false;
+  if (e.kind == EntryKind::Kernel) return is_fallback_forced(e.backend, op.name);
+  return e.kind == EntryKind::Missing && fallback_policy() == FallbackPolicy::Cpu;
+}
+
+Cell cell_of(const OpDef& op, const OpTableEntry& e, bool cpu_has_kernel) {
+  if (falls_back(op, e, cpu_has_kernel)) return {"fallback", "", 0};
   switch (e.kind) {
     case EntryKind::Kernel:
       return {"native", e.plugin, e.dtypes};
@@ -102,8 +95,12 @@ struct OpRow {
 std::vector<OpRow> gather(const std::vector<BackendInfo>& shown) {
   std::vector<OpRow> rows;
   for (const OpDef& op : Catalog::get().ops()) {
+    const std::vector<OpTableEntry> entries = op_table(op.name);
+    const bool cpu_has_kernel = std::any_of(entries.begin(), entries.end(), [](const auto& e) {
+      return e.backend == "cpu" && e.kind == EntryKind::Kernel;
+    });
     std::map<std::string, Cell> by_backend;
-    for (const OpTableEntry& e : op_table(op.name)) by_backend[e.backend] = cell_of(e);
+    for (const OpTableEntry& e : entries) by_backend[e.backend] = cell_of(op, e, cpu_has_kernel);
     OpRow row{&op, {}};
     for (const BackendInfo& b : shown) row.cells.push_back(by_backend.at(b.name));
     rows.push_back(std::move(row));
@@ -158,7 +155,7 @@ void print_text(const std::optional<std::string>& device, const std::vector<Back
   }
   // Per backend: how many ops run natively, by decomposition, or not at all.
   bool first_total = true;
-  for (const char* status : {"native", "composite", "missing"}) {
+  for (const char* status : {"native", "composite", "fallback", "missing"}) {
     std::vector<std::string> line = {first_total ? "total" : "", status};
     first_total = false;
     for (size_t i = 0; i < shown.size(); ++i)
@@ -184,14 +181,15 @@ void print_text(const std::optional<std::string>& device, const std::vector<Back
       "  native      the backend registered a kernel; native(...) lists its dtypes when not "
       "all ten (int: the five integer types, float: the four floating types)\n"
       "  composite   core decomposes the op into other ops, each dispatched on this backend\n"
-      "  fallback    runs on the CPU backend and copies back (reserved: not produced yet)\n"
+      "  fallback    runs on the CPU backend and copies back (fallback.policy = cpu, or "
+      "fallback.ops forces it)\n"
       "  missing     no kernel and no decomposition: a call on this backend fails\n"
       "  KIND        primitive (backends implement it) or composite (core decomposes it; a "
       "backend may override it with a native kernel)\n");
 }
 
 int run_ops(const OpsOptions& options) {
-  const std::vector<LoadedPlugin> plugins = load_plugins(options.plugins);
+  const std::vector<LoadedPlugin> plugins = load_plugins(options.plugins).plugins;
   int code = kExitOk;
   for (const LoadedPlugin& p : plugins)
     if (p.explicit_file &&
@@ -203,14 +201,14 @@ int run_ops(const OpsOptions& options) {
 
   std::vector<BackendInfo> shown = backends();
   std::optional<std::string> device;
-  if (!options.device.empty()) {
+  if (const std::string& text = options.plugins.device; !text.empty()) {
     try {
-      const Device selected = parse_device(options.device);
-      shown = {select_backend(selected, shown)};
-      device = selected.str();
-    } catch (const BadDevice& bad) {
-      fmt::print(stderr, "backplane: error: --device '{}': {}; loaded backends: {}\n",
-                 options.device, bad.reason, backend_names(shown));
+      auto [selected, first] = select_backends(text, shown);
+      shown = std::move(selected);
+      device = first.str();
+    } catch (const Error& e) {
+      // The message names the selector and every loaded backend with its devices.
+      fmt::print(stderr, "backplane: error: --device '{}': {}\n", text, e.what());
       return kExitFailure;
     }
   }
@@ -230,10 +228,8 @@ void add_ops_command(CLI::App& app, int& exit_code) {
       "ops",
       "Show, per op and backend, whether a call runs a native kernel, a composite "
       "decomposition, a fallback, or is missing");
-  command
-      ->add_option("--device", options->device,
-                   "Only the backend of this device: TYPE:INDEX (test_dev:0) or TYPE (= TYPE:0)")
-      ->type_name("SEL");
+  add_device_option(*command, options->plugins,
+                    "Only the backends of the devices this selector picks");
   command->add_flag("--json", options->json,
                     "Print JSON: {device: selector|null, backends: [{name, plugin, "
                     "device_count}], ops: [{name, kind, schema, backends: {<backend>: {status, "
@@ -241,8 +237,8 @@ void add_ops_command(CLI::App& app, int& exit_code) {
   add_plugin_options(*command, options->plugins);
   command->footer(
       "status: native (a kernel of the backend), composite (decomposed by core), fallback "
-      "(reserved: not produced until the fallback policy exists), missing.\n"
-      "Exit status: 0; 1 when a --plugin file failed to load or was refused, or --device names "
+      "(runs on the CPU backend), missing.\n"
+      "Exit status: 0; 1 when a --plugin file failed to load or was refused, or --device picks "
       "no device of a loaded backend; 2 for a bad command line.\n");
   command->callback([options, &exit_code] { exit_code = run_ops(*options); });
 }

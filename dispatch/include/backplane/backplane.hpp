@@ -1,7 +1,8 @@
 // <backplane/backplane.hpp>: the one header an application includes. It brings the core
 // types (bp::Tensor, bp::Device, bp::ScalarType, bp::Scalar, bp::Error), tensor creation
-// and transfer (tensor_api.hpp), every operator (ops.hpp) and the runtime's introspection
-// (dispatch/runtime.hpp: backends, devices, the computed dispatch table of an op).
+// and transfer (tensor_api.hpp), every operator (ops.hpp), the runtime's introspection
+// (dispatch/runtime.hpp: backends, devices, the computed dispatch table of an op) and its
+// start-up from the user's config (dispatch/init.hpp: bp::init()).
 #pragma once
 
 #include "backplane/core/device.hpp"
@@ -9,6 +10,7 @@
 #include "backplane/core/error.hpp"
 #include "backplane/core/scalar.hpp"
 #include "backplane/core/tensor.hpp"
+#include "backplane/dispatch/init.hpp"
 #include "backplane/dispatch/runtime.hpp"
 #include "backplane/dlpack.hpp"
 #include "backplane/ops.hpp"

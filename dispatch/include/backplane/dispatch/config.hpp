@@ -47,7 +47,8 @@ struct Config {
 
   struct Devices {
     // Which backends may be used, in which order; the plugins of excluded backends are
-    // never opened. Default: every backend, in DeviceSelector::default_priority().
+    // not opened (skip_reason). Default: every backend, in
+    // DeviceSelector::default_priority().
     Setting<DeviceSelector> priority;
     // The default device: the first device this selector matches. Unset: `priority` decides.
     Setting<std::optional<DeviceSelector>> default_device;
@@ -86,7 +87,9 @@ struct Config {
 
   // Why the plugin file `file` must not be opened, or nullopt when it may be: it is in
   // plugins.deny, or devices.priority excludes the backend its file name names
-  // (libbackplane_plugin_<backend>.so). The reason names the setting and its origin, e.g.
+  // (libbackplane_plugin_<backend>.so) by negating it, or by listing others when it is a
+  // backend Backplane ships (an out-of-tree file may hold a backend of another name, so
+  // only a negation rules it out). The reason names the setting and its origin, e.g.
   //   denied by plugins.deny (backplane.toml:4)
   //   backend 'opencl' excluded by devices.priority 'cuda:*' (BACKPLANE_DEVICE)
   std::optional<std::string> skip_reason(const std::filesystem::path& file) const;

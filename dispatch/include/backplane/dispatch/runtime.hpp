@@ -17,6 +17,8 @@
 
 namespace bp {
 
+struct Config;  // backplane/dispatch/config.hpp
+
 struct BackendInfo {
   std::string name;     // "reference", "cuda", "acme_npu"
   DeviceType type = 0;  // dispatch slot
@@ -42,10 +44,14 @@ struct DeviceInfo {
 //   failed      not a plugin, or a broken one: missing file, not a loadable library, no
 //               entry symbol, a bad descriptor, an incomplete device API, an init error;
 //   no-devices  init succeeded but every backend it registered reports 0 devices (or it
-//               registered none); its backends stay registered and say why on use.
-// A refused or failed plugin leaves nothing registered.
-enum class LoadStatus { Loaded, Refused, Failed, NoDevices };
-std::string_view to_string(LoadStatus s);  // "loaded", "refused", "failed", "no-devices"
+//               registered none); its backends stay registered and say why on use;
+//   skipped     the config says not to use it (plugins.deny, or a devices.priority that
+//               excludes its backend): its library was never opened when its file name
+//               says which plugin it is, and its init never ran in any case.
+// A refused, failed or skipped plugin leaves nothing registered.
+enum class LoadStatus { Loaded, Refused, Failed, NoDevices, Skipped };
+// "loaded", "refused", "failed", "no-devices", "skipped"
+std::string_view to_string(LoadStatus s);
 
 struct PluginLoadReport {
   std::string plugin;  // descriptor name, or the path when the descriptor is unusable
@@ -80,8 +86,10 @@ struct LoadOptions {
 // valid.
 PluginLoadReport load_plugin(const std::filesystem::path& path, const LoadOptions& options = {});
 
-// Where discover_plugins looks, in this order. In a directory, the plugins are the files
-// named libbackplane_plugin_*.so, loaded in name order.
+// Where discover_plugins looks, in this order: `plugins` (then the config's plugins.load),
+// BACKPLANE_PLUGIN_PATH (or the config's plugins.search_path, which starts with it),
+// `search_paths`, the install folder. In a directory, the plugins are the files named
+// libbackplane_plugin_*.so, loaded in name order.
 struct DiscoveryOptions {
   std::vector<std::filesystem::path> plugins;       // explicit plugin files
   std::vector<std::filesystem::path> search_paths;  // directories
@@ -92,12 +100,19 @@ struct DiscoveryOptions {
   // loading, throw (require_usable_backend) when no loaded backend but the reference one
   // has a device.
   bool require_device = false;
+  // The runtime's config (not owned; may be null). With one, its plugins.load files follow
+  // `plugins`, its plugins.search_path (which already holds BACKPLANE_PLUGIN_PATH, see
+  // apply_environment) comes before `search_paths` and use_environment is ignored; a file the
+  // config denies or whose backend devices.priority excludes is reported `skipped` and
+  // never opened; a plugin whose descriptor name is denied is skipped before its init; and
+  // each plugin's init receives its [backends.<name>] options text.
+  const Config* config = nullptr;
 };
 
 // Loads every plugin found (each file once, by canonical path) and returns one report per
-// candidate, in the order tried: loaded, refused, failed and no-devices alike. A missing
-// directory is skipped silently; a missing explicit file is reported. A broken plugin never
-// stops the others. Throws bp::Error only for options.require_device.
+// candidate, in the order tried: loaded, refused, failed, no-devices and skipped alike. A
+// missing directory is skipped silently; a missing explicit file is reported. A broken
+// plugin never stops the others. Throws bp::Error only for options.require_device.
 std::vector<PluginLoadReport> discover_plugins(const DiscoveryOptions& options = {});
 
 // Throws bp::Error (ErrorCode::Device) listing every candidate in `tried` with its status
