@@ -9,6 +9,7 @@
 #include "boxing.hpp"
 #include "fallback_impl.hpp"
 #include "runtime_impl.hpp"
+#include "trace_impl.hpp"
 
 #include "backplane/core/error.hpp"
 #include "backplane/ops.hpp"
@@ -16,6 +17,7 @@
 
 #include <fmt/format.h>
 
+#include <exception>
 #include <optional>
 
 namespace bp {
@@ -196,8 +198,10 @@ class CompositeContext final : public OpContext {
   Device device_;
 };
 
+// `record` (traced calls only, else nullptr) learns when the call leaves the kernel path: it
+// is only tested off that path, so a call that runs its kernel pays nothing for it.
 std::vector<Tensor> dispatch(OpId id, std::vector<IValue>& args, std::span<Tensor* const> user_outs,
-                             bool in_place) {
+                             bool in_place, CallRecord* record) {
   const OpDef& op = Catalog::get().at(id);
   normalize_arguments(op, args);
   BP_CHECK(user_outs.empty() || user_outs.size() == op.num_outputs(), ErrorCode::InvalidArgument,
@@ -218,7 +222,12 @@ std::vector<Tensor> dispatch(OpId id, std::vector<IValue>& args, std::span<Tenso
   const bool forced = can_leave && forced_fallback(device.type, op);
 
   if (!has_kernel || forced) {
-    if (forced) return run_on_cpu(op, args, user_outs, in_place, device);
+    if (forced) {
+      if (record) record->fallback = true;
+      std::vector<Tensor> results = run_on_cpu(op, args, user_outs, in_place, device);
+      if (record) record->path = CallPath::Fallback;
+      return results;
+    }
     if (op.kind == OpKind::Composite) {
       CompositeContext ctx(device);
       std::vector<Tensor> results = op.decompose(ctx, std::span<const IValue>(args));
@@ -231,10 +240,15 @@ std::vector<Tensor> dispatch(OpId id, std::vector<IValue>& args, std::span<Tenso
           bp::copy_(*out, results[j]);
         }
       }
+      if (record) record->path = CallPath::Composite;
       return results;
     }
-    if (can_leave && fallback_policy() == FallbackPolicy::Cpu)
-      return run_on_cpu(op, args, user_outs, in_place, device);
+    if (can_leave && fallback_policy() == FallbackPolicy::Cpu) {
+      if (record) record->fallback = true;
+      std::vector<Tensor> results = run_on_cpu(op, args, user_outs, in_place, device);
+      if (record) record->path = CallPath::Fallback;
+      return results;
+    }
     const std::string hint = can_leave && op.can_fall_back ? "; " + fallback_hint() : "";
     if (slot.fn)
       BP_FAIL(ErrorCode::NotImplemented,
@@ -294,21 +308,59 @@ std::vector<Tensor> dispatch(OpId id, std::vector<IValue>& args, std::span<Tenso
   return results;
 }
 
+// A call while tracing: the same dispatch, timed and recorded (also when it throws).
+[[gnu::noinline, gnu::cold]] std::vector<Tensor> traced_dispatch(OpId id, std::vector<IValue>& args,
+                                                                 std::span<Tensor* const> user_outs,
+                                                                 bool in_place) {
+  const OpDef& op = Catalog::get().at(id);
+  TraceStart start = trace_begin(op, args);
+  CallRecord record;  // the kernel path unless dispatch says otherwise
+  try {
+    // The device dispatch will pick (computed again here so that dispatch need not report it);
+    // mixed devices are left to dispatch to report.
+    record.device = call_device(op, args);
+    record.has_device = true;
+  } catch (const Error&) {
+  }
+  std::vector<Tensor> results;
+  try {
+    results = dispatch(id, args, user_outs, in_place, &record);
+  } catch (const std::exception& e) {
+    trace_end(id, start, record, e.what());
+    throw;
+  } catch (...) {
+    trace_end(id, start, record, "unknown exception");
+    throw;
+  }
+  trace_end(id, start, record, nullptr);
+  return results;
+}
+
 }  // namespace
 }  // namespace detail
 
+// The untraced path costs one relaxed load and a predicted branch over the plain dispatch.
 std::vector<Tensor> call(OpId op, std::vector<IValue> args) {
-  return detail::dispatch(op, args, {}, false);
+  if (detail::trace_on()) [[unlikely]]
+    return detail::traced_dispatch(op, args, {}, false);
+  return detail::dispatch(op, args, {}, false, nullptr);
 }
 
 std::vector<Tensor> call(std::string_view op_name, std::vector<IValue> args) {
-  return detail::dispatch(Catalog::get().at(op_name).id, args, {}, false);
+  const OpId op = Catalog::get().at(op_name).id;
+  if (detail::trace_on()) [[unlikely]]
+    return detail::traced_dispatch(op, args, {}, false);
+  return detail::dispatch(op, args, {}, false, nullptr);
 }
 
 void call_out(OpId op, std::vector<IValue> args, std::span<Tensor* const> outs, bool in_place) {
   BP_CHECK(!outs.empty(), ErrorCode::InvalidArgument, "{}: call_out needs out tensors",
            Catalog::get().at(op).name);
-  detail::dispatch(op, args, outs, in_place);
+  if (detail::trace_on()) [[unlikely]] {
+    detail::traced_dispatch(op, args, outs, in_place);
+    return;
+  }
+  detail::dispatch(op, args, outs, in_place, nullptr);
 }
 
 }  // namespace bp
