@@ -7,6 +7,7 @@
 #include "backplane/core/device.hpp"
 #include "backplane/core/error.hpp"
 #include "backplane/dispatch/fallback.hpp"
+#include "backplane/dispatch/trace.hpp"
 
 #include <algorithm>
 #include <mutex>
@@ -37,6 +38,9 @@ void apply_config(const Config& config) {
   for (const auto& [backend, setting] : config.fallback.ops)
     for (const std::string& op : config.forced_ops(backend)) force_fallback(backend, op);
   detail::Runtime::get().set_default_selector(config.default_selector());
+  // Started, never stopped, here: a trace the application started itself goes on until it
+  // stops it (or until exit, where the file is written).
+  if (!config.trace_file.value.empty()) start_trace(config.trace_file.value);
 }
 
 void validate_config_names(const Config& config, const std::vector<PluginLoadReport>& reports) {

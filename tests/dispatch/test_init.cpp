@@ -11,6 +11,7 @@
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <cstdlib>
 #include <fstream>
@@ -219,6 +220,25 @@ TEST_CASE("apply_config sets the fallback policy and the forced ops, and resets 
   apply_config(Config{});
   CHECK(fallback_policy() == FallbackPolicy::Error);
   CHECK_FALSE(is_fallback_forced("test_dev", "add.Tensor"));
+}
+
+TEST_CASE("apply_config starts the trace BACKPLANE_TRACE names") {
+  RestoreRuntime restore;
+  ScratchDir d("init_trace");
+  Config config;
+  ::setenv("BACKPLANE_TRACE", (d.dir / "trace.json").c_str(), 1);
+  apply_environment(config);
+  ::unsetenv("BACKPLANE_TRACE");
+  CHECK(config.trace_file.origin == "BACKPLANE_TRACE");
+  apply_config(config);
+  REQUIRE(tracing());
+  (void)add(ones({2}), ones({2}));
+  CHECK(stop_trace() >= 1);
+  std::ifstream in(d.dir / "trace.json");
+  const nlohmann::json trace = nlohmann::json::parse(in);
+  bool found = false;
+  for (const nlohmann::json& e : trace.at("traceEvents")) found |= e.at("name") == "add.Tensor";
+  CHECK(found);
 }
 
 TEST_CASE("names in the config are checked against what loaded, shipped and skipped") {

@@ -1,6 +1,7 @@
-// `backplane devices [--json] [--plugin PATH]...`: every device of every loaded backend under
-// its canonical selector ("cpu:0") with its properties and dtypes, which one is the default
-// device (bp::default_device()), and the backends that loaded without a device and why.
+// `backplane devices [--device SEL] [--json] [--config FILE] [--plugin PATH]...`: every device
+// of every loaded backend (or the ones --device picks, in its order) under its canonical
+// selector ("cpu:0") with its properties and dtypes, which one is the default device
+// (bp::default_device()), and the backends that loaded without a device and why.
 // docs/cli.md documents the output and the JSON shape.
 //
 // Exit code: 0, or 1 when a file named with --plugin did not load (failed or refused), as
