@@ -78,10 +78,11 @@ install(FILES ${PROJECT_BINARY_DIR}/cmake/BackplaneConfig.cmake
 # The reference backend is not installed as a loadable plugin: it is built into the runtime,
 # so discovery would find a second plugin named "reference" and report it refused on every
 # run. Its module build (build/plugins/) exists for the loader tests.
-if(TARGET backplane_plugin_cpu)
-  install(TARGETS backplane_plugin_cpu LIBRARY DESTINATION ${BP_INSTALL_PLUGIN_SUBDIR}
-          COMPONENT runtime)
-endif()
+foreach(plugin backplane_plugin_cpu backplane_plugin_opencl)
+  if(TARGET ${plugin})
+    install(TARGETS ${plugin} LIBRARY DESTINATION ${BP_INSTALL_PLUGIN_SUBDIR} COMPONENT runtime)
+  endif()
+endforeach()
 
 # ---- the template plugin, for vendors who start from the installed SDK ----
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/plugin-sdk/template/
