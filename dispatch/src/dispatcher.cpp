@@ -222,12 +222,13 @@ std::vector<Tensor> dispatch(OpId id, std::vector<IValue>& args, std::span<Tenso
   const bool forced = can_leave && forced_fallback(device.type, op);
 
   if (!has_kernel || forced) {
-    if (forced) {
+    auto fall_back = [&] {
       if (record) record->fallback = true;
       std::vector<Tensor> results = run_on_cpu(op, args, user_outs, in_place, device);
       if (record) record->path = CallPath::Fallback;
       return results;
-    }
+    };
+    if (forced) return fall_back();
     if (op.kind == OpKind::Composite) {
       CompositeContext ctx(device);
       std::vector<Tensor> results = op.decompose(ctx, std::span<const IValue>(args));
@@ -243,12 +244,7 @@ std::vector<Tensor> dispatch(OpId id, std::vector<IValue>& args, std::span<Tenso
       if (record) record->path = CallPath::Composite;
       return results;
     }
-    if (can_leave && fallback_policy() == FallbackPolicy::Cpu) {
-      if (record) record->fallback = true;
-      std::vector<Tensor> results = run_on_cpu(op, args, user_outs, in_place, device);
-      if (record) record->path = CallPath::Fallback;
-      return results;
-    }
+    if (can_leave && fallback_policy() == FallbackPolicy::Cpu) return fall_back();
     const std::string hint = can_leave && op.can_fall_back ? "; " + fallback_hint() : "";
     if (slot.fn)
       BP_FAIL(ErrorCode::NotImplemented,
@@ -347,10 +343,7 @@ std::vector<Tensor> call(OpId op, std::vector<IValue> args) {
 }
 
 std::vector<Tensor> call(std::string_view op_name, std::vector<IValue> args) {
-  const OpId op = Catalog::get().at(op_name).id;
-  if (detail::trace_on()) [[unlikely]]
-    return detail::traced_dispatch(op, args, {}, false);
-  return detail::dispatch(op, args, {}, false, nullptr);
+  return call(Catalog::get().at(op_name).id, std::move(args));
 }
 
 void call_out(OpId op, std::vector<IValue> args, std::span<Tensor* const> outs, bool in_place) {

@@ -183,18 +183,30 @@ Allocator& Runtime::allocator(Device device) {
 void Runtime::set_default_selector(const DeviceSelector& selector) {
   std::lock_guard lock(selector_mu_);
   selector_ = selector;
+  generation_.fetch_add(1, std::memory_order_acq_rel);
   has_selector_.store(!selector.is_default(), std::memory_order_release);
 }
 
 Device Runtime::default_device() const {
   if (has_selector_.load(std::memory_order_acquire)) {
+    const uint64_t generation = generation_.load(std::memory_order_acquire) & 0xffffffffu;
+    const uint64_t cached = cached_default_.load(std::memory_order_acquire);
+    if ((cached >> 32) == generation + 1)
+      return Device(static_cast<DeviceType>((cached >> 16) & 0xffffu),
+                    static_cast<int16_t>(cached & 0xffffu));
     DeviceSelector selector;
     {
       std::lock_guard lock(selector_mu_);
       selector = selector_;
     }
     const std::vector<BackendInfo> available = backend_infos();
-    return selector.first_available(available);
+    const Device device = selector.first_available(available);
+    // Tagged with the generation read before computing: a change in between makes the
+    // entry stale at once, and the next call computes again.
+    cached_default_.store(
+        (generation + 1) << 32 | uint64_t{device.type} << 16 | static_cast<uint16_t>(device.index),
+        std::memory_order_release);
+    return device;
   }
   // Accelerators first, then the CPU, out-of-tree backends, and the reference oracle last.
   static constexpr DeviceType kPriority[] = {device_types::CUDA, device_types::ROCm,
@@ -432,6 +444,7 @@ bp_status Runtime::register_backend(HostContext* h, const char* name, const bp_d
   plugins_[h->plugin]->backends.push_back(type);
   backends_[type].store(b.get(), std::memory_order_release);
   backend_store_.push_back(std::move(b));
+  generation_.fetch_add(1, std::memory_order_acq_rel);
   *out_id = type;
   return BP_OK;
 }
@@ -503,6 +516,7 @@ void Runtime::remove_plugin_locked(uint32_t plugin) {
     Backend* b = backends_[t].load();
     b->active = false;
     backends_[t].store(nullptr, std::memory_order_release);
+    generation_.fetch_add(1, std::memory_order_acq_rel);
   }
   rec.backends.clear();
 }

@@ -147,6 +147,12 @@ class Runtime {
   std::atomic<bool> has_selector_{false};
   mutable std::mutex selector_mu_;
   DeviceSelector selector_;
+  // Factories without a device ask for the default device on every call, so the selector's
+  // answer is cached: `generation_` changes whenever a backend comes or goes or the selector
+  // changes, and `cached_default_` holds (generation + 1) << 32 | type << 16 | index of the
+  // answer computed at that generation (0: none yet; errors are not cached).
+  std::atomic<uint64_t> generation_{0};
+  mutable std::atomic<uint64_t> cached_default_{0};
   // The plugin whose init is running on this thread (registration is only legal then).
   static thread_local HostContext* initializing_;
 };

@@ -8,22 +8,23 @@ namespace bp::opencl {
 
 namespace {
 
-std::string device_string(cl_device_id device, cl_device_info what) {
+// A string property: `get` is clGetDeviceInfo or clGetPlatformInfo, `object` its handle.
+template <class Object, class Info, class Get>
+std::string info_string(Get get, Object object, Info what) {
   size_t size = 0;
-  if (clGetDeviceInfo(device, what, 0, nullptr, &size) != CL_SUCCESS || size == 0) return {};
+  if (get(object, what, 0, nullptr, &size) != CL_SUCCESS || size == 0) return {};
   std::string text(size, '\0');
-  if (clGetDeviceInfo(device, what, size, text.data(), nullptr) != CL_SUCCESS) return {};
+  if (get(object, what, size, text.data(), nullptr) != CL_SUCCESS) return {};
   text.resize(std::strlen(text.c_str()));
   return text;
 }
 
+std::string device_string(cl_device_id device, cl_device_info what) {
+  return info_string(clGetDeviceInfo, device, what);
+}
+
 std::string platform_string(cl_platform_id platform, cl_platform_info what) {
-  size_t size = 0;
-  if (clGetPlatformInfo(platform, what, 0, nullptr, &size) != CL_SUCCESS || size == 0) return {};
-  std::string text(size, '\0');
-  if (clGetPlatformInfo(platform, what, size, text.data(), nullptr) != CL_SUCCESS) return {};
-  text.resize(std::strlen(text.c_str()));
-  return text;
+  return info_string(clGetPlatformInfo, platform, what);
 }
 
 template <class T>

@@ -207,6 +207,14 @@ TEST_CASE("apply_config: the default device is the first available in the select
   const std::string message = error_of([] { default_device(); }, ErrorCode::Device);
   CHECK(message.find("test_dev:3") != std::string::npos);
   CHECK(message.find("test_dev (1 device)") != std::string::npos);
+
+  // The answer is cached per selector and set of backends: a backend that goes away
+  // changes it.
+  apply_config(Config::parse("[devices]\npriority = \"test_dev,reference\"\n", "default.toml"));
+  CHECK(default_device().str() == "test_dev:0");
+  CHECK(default_device().str() == "test_dev:0");  // from the cache
+  unregister_plugin("testdev");
+  CHECK(default_device().str() == "reference:0");
 }
 
 TEST_CASE("apply_config sets the fallback policy and the forced ops, and resets them") {
