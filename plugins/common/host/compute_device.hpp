@@ -1,0 +1,69 @@
+// The device side that the shared OpenCL C kernels (plugins/common/cl/) need, as an
+// interface: the OpenCL plugin implements it with programs built from source at run time,
+// the Level Zero plugin with modules built from SPIR-V at build time. The host-side op code
+// (plugins/common/host/ops_*.cpp) is written once against it, so both plugins run the same
+// kernels with the same arguments. docs/opencl.md describes the kernel ABI.
+#pragma once
+
+#include <backplane/plugin.h>
+
+#include <cstddef>
+#include <span>
+
+namespace bp::clk {
+
+// One kernel argument, in the order of the kernel's parameters.
+struct KernelArg {
+  enum Kind {
+    Memory,  // a device address returned by alloc (the base of an allocation): `__global T*`
+    Value,   // `size` bytes at `data`, passed by value (scalars and the geometry structs)
+  };
+  Kind kind;
+  const void* data;  // Memory: the device address itself; Value: the bytes
+  size_t size;       // Value only
+};
+
+inline KernelArg memory_arg(const void* device_address) {
+  return {KernelArg::Memory, device_address, 0};
+}
+template <typename T>
+KernelArg value_arg(const T& value) {
+  return {KernelArg::Value, &value, sizeof(T)};
+}
+
+// A compiled kernel of one program variant; owned by the ComputeDevice.
+using KernelHandle = void*;
+
+// One device that runs the kernels. Every function may be called from any thread; an
+// implementation serialises argument setting and enqueueing per device. Errors throw
+// sdk::Error naming what failed (program, variant, kernel, driver status).
+class ComputeDevice {
+ public:
+  virtual ~ComputeDevice() = default;
+
+  // Kernel `name` of program `program` ("elementwise", the file plugins/common/cl/<program>.cl)
+  // built for `variant` (a dtype name of sdk::dtype_name: "f32", "bool", ...). Programs are
+  // built (or loaded) once per device and variant, on first use, and cached.
+  virtual KernelHandle kernel(const char* program, const char* variant, const char* name) = 0;
+
+  // Runs `kernel` over `global` work-items in work-groups of `local` (0 lets the driver
+  // choose; otherwise `global` is a multiple of `local`), in order with every other launch
+  // and copy of the device. Returns when the launch is queued.
+  virtual void launch(KernelHandle kernel, std::span<const KernelArg> args, size_t global,
+                      size_t local) = 0;
+
+  // Device memory for temporaries, as the device API's alloc/free (device addresses).
+  virtual void* allocate(size_t bytes) = 0;
+  virtual void release(void* device_address) noexcept = 0;
+  // Blocking copies between the host and device addresses (after all queued work).
+  virtual void read(void* host, const void* device_address, size_t bytes) = 0;
+  virtual void write(void* device_address, const void* host, size_t bytes) = 0;
+
+  // Whether the device computes in double (cl_khr_fp64): the f64 variants exist, and other
+  // variants may use double internally (arange, conversions from f64).
+  virtual bool has_fp64() const = 0;
+  // The largest work-group the device runs (reductions size their groups by it).
+  virtual size_t max_work_group_size() const = 0;
+};
+
+}  // namespace bp::clk
