@@ -9,10 +9,40 @@
 namespace bp::clk {
 namespace {
 std::atomic<DeviceLookup> g_lookup{nullptr};
+std::atomic<const bp_host_api*> g_host{nullptr};
 }  // namespace
 
-void set_device_lookup(DeviceLookup lookup) {
+void set_device_lookup(DeviceLookup lookup, const bp_host_api* host) {
   g_lookup.store(lookup);
+  g_host.store(host);
+}
+
+const bp_host_api* host() {
+  return g_host.load();
+}
+
+const bp_tensor& tensor_arg(const bp_call* call, size_t i) {
+  if (i >= call->nargs || call->args[i].tag != BP_VALUE_TENSOR || !call->args[i].u.tensor)
+    throw sdk::Error(BP_ERR_INVALID_ARGUMENT, std::string(call->op_name) + ": argument " +
+                                                  std::to_string(i) + " is not a tensor");
+  return *call->args[i].u.tensor;
+}
+
+const bp_tensor& output(const bp_call* call) {
+  return tensor_arg(call, call->nargs - 1);
+}
+
+TensorView::TensorView(const bp_tensor& base, int32_t ndim, const int64_t* sizes,
+                       const int64_t* strides_in) {
+  if (ndim > 64) throw sdk::Error(BP_ERR_UNSUPPORTED, "tensor with more than 64 dims");
+  t = base;
+  t.ndim = ndim;
+  for (int32_t d = 0; d < ndim; ++d) {
+    shape[d] = sizes[d];
+    strides[d] = strides_in[d];
+  }
+  t.shape = shape;
+  t.strides = strides;
 }
 
 ComputeDevice& device_for(const sdk::KernelContext& ctx, bp_dtype dtype) {

@@ -15,10 +15,38 @@
 
 namespace bp::clk {
 
-void set_device_lookup(DeviceLookup lookup);
+void set_device_lookup(DeviceLookup lookup, const bp_host_api* host);
+const bp_host_api* host();
+
+// Runs a kernel body at the C boundary: exceptions become a status and a message.
+template <typename Body>
+bp_status guarded(Body&& body) noexcept {
+  return sdk::guard(host(), body);
+}
+
+// Argument i of a call as a tensor (throws when it is not one).
+const bp_tensor& tensor_arg(const bp_call* call, size_t i);
+// The call's (only) output.
+const bp_tensor& output(const bp_call* call);
+// The context the SDK's typed kernels get, for device_for().
+inline sdk::KernelContext context_of(const bp_call* call) {
+  return {call, host()};
+}
 // The call's device; throws when the index names none, or when `dtype` is f64 and the
 // device has no fp64.
 ComputeDevice& device_for(const sdk::KernelContext& ctx, bp_dtype dtype);
+
+// A tensor that views `t`'s memory with other sizes and strides (a slice or a broadcast),
+// owning its arrays.
+struct TensorView {
+  bp_tensor t{};
+  int64_t shape[64];
+  int64_t strides[64];
+  TensorView(const bp_tensor& base, int32_t ndim, const int64_t* sizes, const int64_t* strides);
+  TensorView(const TensorView&) = delete;
+  TensorView& operator=(const TensorView&) = delete;
+  const bp_tensor* get() const { return &t; }
+};
 
 // The program variant of a dtype ("f32"): sdk::dtype_name.
 const char* variant(bp_dtype dtype);
