@@ -49,9 +49,14 @@ inline C bp_sigmoid(C x) {
 inline C bp_gelu(C x) {
   return K(0.5) * x * (K(1.0) + erf(x * K(0.70710678118654752440)));
 }
+// tanh that is exactly +-1 beyond |x| = 40, where the true value rounds to +-1 in f32 and
+// f64 (some devices' tanh returns 1 - ulp there, or NaN at infinity).
+inline C bp_tanh(C x) {
+  return fabs(x) > K(40.0) ? copysign(K(1.0), x) : tanh(x);
+}
 inline C bp_gelu_tanh(C x) {
   const C inner = K(0.79788456080286535588) * (x + K(0.044715) * x * x * x);
-  return K(0.5) * x * (K(1.0) + tanh(inner));
+  return K(0.5) * x * (K(1.0) + bp_tanh(inner));
 }
 // Python's floor division of floats (reference/binary.cpp): the quotient from fmod, exact
 // where a / b would round up to the next integer.
@@ -147,7 +152,7 @@ EW_UNARY(rsqrt_, T, STORE, K(1.0) / sqrt(x))
 EW_UNARY(reciprocal, T, STORE, K(1.0) / x)
 EW_UNARY(sin_, T, STORE, sin(x))
 EW_UNARY(cos_, T, STORE, cos(x))
-EW_UNARY(tanh_, T, STORE, tanh(x))
+EW_UNARY(tanh_, T, STORE, bp_tanh(x))
 EW_UNARY(sigmoid, T, STORE, bp_sigmoid(x))
 EW_UNARY(erf_, T, STORE, erf(x))
 EW_UNARY(gelu, T, STORE, bp_gelu(x))

@@ -44,7 +44,7 @@ void take(const bp_call* c, const bp_tensor& self, int64_t dim, const bp_tensor&
   if (static_cast<int32_t>(result[0]) != 0)
     throw sdk::Error(BP_ERR_INDEX, std::string(c->op_name) + ": index " +
                                        std::to_string(result[1]) +
-                                       " is out of bounds for dimension " + std::to_string(dim) +
+                                       " is out of range for dimension " + std::to_string(dim) +
                                        " with size " + std::to_string(dim_size));
 }
 
