@@ -59,9 +59,8 @@ inline C bp_from_double(double d) {
     STORE(out, off[0], FROM(LD_##stag(a, off[1])));                                       \
   }                                                                                       \
   __kernel void copy_from_##stag##_contig(__global T* out, __global const st_##stag* a,    \
-                                          const long o0, const long o1, const long n) {   \
+                                          const long o0, const long o1) {                 \
     const long i = get_global_id(0);                                                      \
-    if (i >= n) return;                                                                   \
     STORE(out, o0 + i, FROM(LD_##stag(a, o1 + i)));                                       \
   }
 
@@ -86,10 +85,8 @@ __kernel void copy_raw(__global R* out, __global const R* a, const bp_geom g, co
   BP_OFFSETS(g, i, 2, off);
   out[off[0]] = a[off[1]];
 }
-__kernel void copy_raw_contig(__global R* out, __global const R* a, const long o0, const long o1,
-                              const long n) {
+__kernel void copy_raw_contig(__global R* out, __global const R* a, const long o0, const long o1) {
   const long i = get_global_id(0);
-  if (i >= n) return;
   out[o0 + i] = a[o1 + i];
 }
 
@@ -101,12 +98,13 @@ __kernel void fill_raw(__global R* out, const bp_geom g, const long n, const R v
   BP_OFFSETS(g, i, 1, off);
   out[off[0]] = value;
 }
-__kernel void fill_raw_contig(__global R* out, const long o0, const long n, const R value) {
+__kernel void fill_raw_contig(__global R* out, const long o0, const R value) {
   const long i = get_global_id(0);
-  if (i < n) out[o0 + i] = value;
+  out[o0 + i] = value;
 }
 
 // ---- arange: start + i * step, in double for floating dtypes where the device has it -------
+// (one kernel: the value depends on i, so the dense launch's shifted remainder cannot serve)
 #if defined(BP_FLOATING)
 #ifdef BP_HAS_FP64
 #define BP_ARANGE_T double
@@ -128,11 +126,5 @@ __kernel void arange_(__global T* out, const bp_geom g, const long n, const BP_A
   long off[1];
   BP_OFFSETS(g, i, 1, off);
   STORE(out, off[0], BP_ARANGE_VALUE(i));
-}
-__kernel void arange__contig(__global T* out, const long o0, const long n,
-                             const BP_ARANGE_T start, const BP_ARANGE_T step) {
-  const long i = get_global_id(0);
-  if (i >= n) return;
-  STORE(out, o0 + i, BP_ARANGE_VALUE(i));
 }
 #endif

@@ -119,7 +119,7 @@ LaunchRange whole_groups(const ComputeDevice& device, int64_t n) {
 
 void launch_elementwise(ComputeDevice& device, const char* program, bp_dtype dtype,
                         const char* name, std::span<const bp_tensor* const> tensors,
-                        std::span<const KernelArg> extra) {
+                        std::span<const KernelArg> extra, Layouts layouts) {
   const int64_t n = numel(*tensors[0]);
   if (n == 0) return;
   const Geom g = make_geometry(tensors);
@@ -127,19 +127,37 @@ void launch_elementwise(ComputeDevice& device, const char* program, bp_dtype dty
   KernelArg args[2 * kMaxOperands + 8];
   size_t count = 0;
   for (const bp_tensor* t : tensors) args[count++] = memory_arg(t->data);
-  KernelHandle kernel;
-  if (is_dense(g, nops)) {
+  if (count + kMaxOperands + 1 + extra.size() > sizeof args / sizeof args[0])
+    throw sdk::Error(BP_ERR_INTERNAL, std::string(name) + ": too many kernel arguments");
+  if (layouts == Layouts::DenseAndStrided && is_dense(g, nops)) {
+    // No bounds check in the dense kernels: whole groups first, then the remainder in
+    // groups of one at offsets shifted past the groups.
     char contig[64];
     std::snprintf(contig, sizeof contig, "%s_contig", name);
-    kernel = device.kernel(program, variant(dtype), contig);
-    for (int k = 0; k < nops; ++k) args[count++] = value_arg(g.offset[k]);
-  } else {
-    kernel = device.kernel(program, variant(dtype), name);
-    args[count++] = value_arg(g);
+    const KernelHandle kernel = device.kernel(program, variant(dtype), contig);
+    const size_t group = elementwise_group(device);
+    const int64_t bulk = n / static_cast<int64_t>(group) * static_cast<int64_t>(group);
+    int64_t offsets[kMaxOperands];
+    for (int k = 0; k < nops; ++k) {
+      offsets[k] = g.offset[k];
+      args[count + static_cast<size_t>(k)] = value_arg(offsets[k]);
+    }
+    const size_t total = count + static_cast<size_t>(nops) + extra.size();
+    for (size_t e = 0; e < extra.size(); ++e)
+      args[count + static_cast<size_t>(nops) + e] = extra[e];
+    if (bulk > 0)
+      device.launch(kernel, std::span<const KernelArg>(args, total),
+                    range_1d(static_cast<size_t>(bulk), group));
+    if (bulk < n) {
+      for (int k = 0; k < nops; ++k) offsets[k] += bulk;
+      device.launch(kernel, std::span<const KernelArg>(args, total),
+                    range_1d(static_cast<size_t>(n - bulk), 1));
+    }
+    return;
   }
+  const KernelHandle kernel = device.kernel(program, variant(dtype), name);
+  args[count++] = value_arg(g);
   args[count++] = value_arg(n);
-  if (count + extra.size() > sizeof args / sizeof args[0])
-    throw sdk::Error(BP_ERR_INTERNAL, std::string(name) + ": too many kernel arguments");
   for (const KernelArg& a : extra) args[count++] = a;
   device.launch(kernel, std::span<const KernelArg>(args, count), whole_groups(device, n));
 }

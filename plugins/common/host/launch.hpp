@@ -97,11 +97,16 @@ LaunchRange whole_groups(const ComputeDevice& device, int64_t n);
 
 // Launches `name` of `program` (variant `dtype`) over `tensors` (the output first, all of
 // the output's shape, at most kMaxOperands), then the `extra` arguments. The kernel pair
-// follows cl/elementwise.cl's convention: `name(buffers..., bp_geom g, long n, extra...)` and
-// `name_contig(buffers..., long offsets..., long n, extra...)`. Nothing runs for an empty
-// output.
+// follows cl/elementwise.cl's convention: `name(buffers..., bp_geom g, long n, extra...)`
+// (skips work-items past n) and, when every operand is one dense run,
+// `name_contig(buffers..., long offsets..., extra...)` (no bounds check: launched over whole
+// groups, then over the remainder in groups of one at shifted offsets). `StridedOnly` for
+// kernels without a dense twin (arange: its value depends on the index). Nothing runs for
+// an empty output.
+enum class Layouts { DenseAndStrided, StridedOnly };
 void launch_elementwise(ComputeDevice& device, const char* program, bp_dtype dtype,
                         const char* name, std::span<const bp_tensor* const> tensors,
-                        std::span<const KernelArg> extra = {});
+                        std::span<const KernelArg> extra = {},
+                        Layouts layouts = Layouts::DenseAndStrided);
 
 }  // namespace bp::clk

@@ -101,7 +101,8 @@ bp_status arange_kernel(const bp_call* c) {
     }
     const KernelArg extra[] = {first.arg(), delta.arg()};
     const bp_tensor* tensors[] = {&out};
-    launch_elementwise(device, kProgram, out.dtype, "arange_", tensors, extra);
+    launch_elementwise(device, kProgram, out.dtype, "arange_", tensors, extra,
+                       Layouts::StridedOnly);
   });
 }
 
