@@ -83,7 +83,9 @@ DeviceInfo describe(ze_driver_handle_t driver, ze_context_handle_t context,
   info.vendor_id = props.vendorId;
   info.compute_ordinal = compute_ordinal(device, name);
   info.max_group_size = std::max<uint32_t>(compute.maxTotalGroupSize, 1);
-  info.max_group_count = compute.maxGroupCountX;
+  info.max_group_count[0] = compute.maxGroupCountX;
+  info.max_group_count[1] = compute.maxGroupCountY;
+  info.max_group_count[2] = compute.maxGroupCountZ;
   info.max_alloc_size = props.maxMemAllocSize;
   info.spirv_version = modules.spirvVersionSupported;
   info.fp64 = (modules.flags & ZE_DEVICE_MODULE_FLAG_FP64) != 0;

@@ -47,12 +47,12 @@ struct DeviceInfo {
   ze_device_handle_t handle = nullptr;
   bp_device_props props{};
   uint32_t vendor_id = 0;
-  uint32_t compute_ordinal = 0;  // a command queue group that runs kernels
-  uint32_t max_group_size = 1;   // maxTotalGroupSize
-  uint32_t max_group_count = 0;  // maxGroupCountX
-  uint64_t max_alloc_size = 0;   // maxMemAllocSize
-  uint32_t spirv_version = 0;    // ZE_MAKE_VERSION(major, minor); 0: no SPIR-V
-  bool fp64 = false;             // ZE_DEVICE_MODULE_FLAG_FP64
+  uint32_t compute_ordinal = 0;      // a command queue group that runs kernels
+  uint32_t max_group_size = 1;       // maxTotalGroupSize
+  uint32_t max_group_count[3] = {};  // maxGroupCountX/Y/Z (0: not reported)
+  uint64_t max_alloc_size = 0;       // maxMemAllocSize
+  uint32_t spirv_version = 0;        // ZE_MAKE_VERSION(major, minor); 0: no SPIR-V
+  bool fp64 = false;                 // ZE_DEVICE_MODULE_FLAG_FP64
 };
 
 // One GPU. Every function may be called from any thread: appending to the command list is
@@ -77,8 +77,8 @@ class Device final : public clk::ComputeDevice {
 
   // ComputeDevice (modules.cpp for the kernels).
   clk::KernelHandle kernel(const char* program, const char* variant, const char* name) override;
-  void launch(clk::KernelHandle kernel, std::span<const clk::KernelArg> args, size_t global,
-              size_t local) override;
+  void launch(clk::KernelHandle kernel, std::span<const clk::KernelArg> args,
+              const clk::LaunchRange& range) override;
   void* allocate(size_t bytes) override { return allocate(bytes, 0); }
   void release(void* device_address) noexcept override;
   void read(void* host, const void* device_address, size_t bytes) override;
@@ -104,9 +104,14 @@ class Device final : public clk::ComputeDevice {
   // a Level Zero command list may otherwise overlap). Called with queue_mu_ held.
   void order_locked();
   Module& module_locked(const std::string& program, const std::string& variant);
-  // The work-group size of a launch: `local`, or when it is 0 the driver's suggestion cut
-  // down to a divisor of `global` (Level Zero launches whole groups only).
-  uint32_t group_size_for(const Kernel& kernel, size_t global, size_t local) const;
+  // The work-groups of a launch: of range.local, or when that is 0 of the driver's
+  // suggestion cut down to divisors of the global sizes (Level Zero launches whole groups
+  // only, and the kernels have no bounds checks).
+  struct Groups {
+    uint32_t size[3] = {1, 1, 1};
+    ze_group_count_t count{1, 1, 1};
+  };
+  Groups groups_for(const Kernel& kernel, const clk::LaunchRange& range) const;
 
   DeviceInfo info_;
   std::string kernel_dir_;

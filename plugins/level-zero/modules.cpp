@@ -10,8 +10,8 @@
 #include <backplane/sdk/error.hpp>
 
 #include <algorithm>
-#include <cstdio>
-#include <limits>
+#include <cstdint>
+#include <string_view>
 
 namespace bp::level_zero {
 
@@ -103,56 +103,89 @@ clk::KernelHandle Device::kernel(const char* program, const char* variant, const
   return &module.kernels.emplace(name, std::move(kernel)).first->second;
 }
 
-uint32_t Device::group_size_for(const Kernel& kernel, size_t global, size_t local) const {
-  if (local != 0) {
-    if (local > info_.max_group_size || global % local != 0)
-      throw sdk::Error(BP_ERR_INTERNAL, "level_zero: launch of " + kernel.label +
-                                            ": work-group size " + std::to_string(local) +
-                                            " does not divide " + std::to_string(global) +
-                                            " work-items or exceeds the device's " +
-                                            std::to_string(info_.max_group_size));
-    return static_cast<uint32_t>(local);
+Device::Groups Device::groups_for(const Kernel& kernel, const clk::LaunchRange& range) const {
+  if (range.dims < 1 || range.dims > 3)
+    throw sdk::Error(BP_ERR_INTERNAL, "level_zero: launch of " + kernel.label + " in " +
+                                          std::to_string(range.dims) + " dimensions (1 to 3)");
+  size_t global[3] = {1, 1, 1};
+  for (uint32_t d = 0; d < range.dims; ++d) global[d] = range.global[d];
+  const bool local_given = range.local[0] != 0;
+
+  Groups groups;
+  size_t size[3] = {1, 1, 1};
+  if (local_given) {
+    for (uint32_t d = 0; d < range.dims; ++d) size[d] = range.local[d];
+  } else {
+    uint32_t suggested[3] = {1, 1, 1};
+    const auto clamp32 = [](size_t v) {
+      return static_cast<uint32_t>(std::min<size_t>(v, UINT32_MAX));
+    };
+    check(zeKernelSuggestGroupSize(kernel.handle, clamp32(global[0]), clamp32(global[1]),
+                                   clamp32(global[2]), &suggested[0], &suggested[1], &suggested[2]),
+          "zeKernelSuggestGroupSize", "sizing the work-groups of " + kernel.label);
+    for (int d = 0; d < 3; ++d) {
+      size[d] = std::clamp<size_t>(suggested[d], 1, info_.max_group_size);
+      while (global[d] % size[d] != 0) --size[d];  // ends at 1 at the latest
+    }
   }
-  uint32_t x = 1, y = 1, z = 1;
-  const auto hint = static_cast<uint32_t>(std::min<size_t>(global, UINT32_MAX));
-  check(zeKernelSuggestGroupSize(kernel.handle, hint, 1, 1, &x, &y, &z), "zeKernelSuggestGroupSize",
-        "sizing the work-groups of " + kernel.label);
-  size_t size = std::clamp<size_t>(x, 1, info_.max_group_size);
-  while (global % size != 0) --size;  // ends at 1 at the latest
-  return static_cast<uint32_t>(size);
+
+  size_t total = 1;
+  for (int d = 0; d < 3; ++d) {
+    if (size[d] == 0 || global[d] % size[d] != 0)
+      throw sdk::Error(BP_ERR_INTERNAL, "level_zero: launch of " + kernel.label +
+                                            ": work-group size " + std::to_string(size[d]) +
+                                            " does not divide the " + std::to_string(global[d]) +
+                                            " work-items of dimension " + std::to_string(d));
+    total *= size[d];
+    const size_t count = global[d] / size[d];
+    const size_t limit = info_.max_group_count[d] ? info_.max_group_count[d] : UINT32_MAX;
+    if (count > limit)
+      throw sdk::Error(BP_ERR_UNSUPPORTED, "level_zero: launch of " + kernel.label + ": " +
+                                               std::to_string(count) +
+                                               " work-groups in dimension " + std::to_string(d) +
+                                               " exceed the device's " + std::to_string(limit));
+    groups.size[d] = static_cast<uint32_t>(size[d]);
+  }
+  if (total > info_.max_group_size)
+    throw sdk::Error(BP_ERR_INTERNAL, "level_zero: launch of " + kernel.label +
+                                          ": work-groups of " + std::to_string(total) +
+                                          " work-items exceed the device's " +
+                                          std::to_string(info_.max_group_size));
+  groups.count = {static_cast<uint32_t>(global[0] / size[0]),
+                  static_cast<uint32_t>(global[1] / size[1]),
+                  static_cast<uint32_t>(global[2] / size[2])};
+  return groups;
 }
 
-void Device::launch(clk::KernelHandle handle, std::span<const clk::KernelArg> args, size_t global,
-                    size_t local) {
+void Device::launch(clk::KernelHandle handle, std::span<const clk::KernelArg> args,
+                    const clk::LaunchRange& range) {
   const Kernel& kernel = *static_cast<const Kernel*>(handle);
-  if (global == 0) return;
-  const uint32_t group = group_size_for(kernel, global, local);
-  const size_t groups = global / group;
-  const size_t max_groups = info_.max_group_count ? info_.max_group_count : UINT32_MAX;
-  if (groups > max_groups)
-    throw sdk::Error(BP_ERR_UNSUPPORTED, "level_zero: launch of " + kernel.label + ": " +
-                                             std::to_string(groups) + " work-groups of " +
-                                             std::to_string(group) + " exceed the device's " +
-                                             std::to_string(max_groups));
+  for (uint32_t d = 0; d < range.dims && d < 3; ++d)
+    if (range.global[d] == 0) return;  // no work-items
+  const Groups groups = groups_for(kernel, range);
 
   std::lock_guard lock(queue_mu_);
   for (uint32_t i = 0; i < args.size(); ++i) {
     const clk::KernelArg& arg = args[i];
-    // A Memory argument is a USM pointer, passed by value like any pointer argument.
+    // A Memory argument is a USM pointer: its value is the argument, like any pointer's.
+    const bool memory = arg.kind == clk::KernelArg::Memory;
     const ze_result_t result =
-        arg.kind == clk::KernelArg::Memory
-            ? zeKernelSetArgumentValue(kernel.handle, i, sizeof arg.data, &arg.data)
-            : zeKernelSetArgumentValue(kernel.handle, i, arg.size, arg.data);
+        memory ? zeKernelSetArgumentValue(kernel.handle, i, sizeof arg.data, &arg.data)
+               : zeKernelSetArgumentValue(kernel.handle, i, arg.size, arg.data);
     check(result, "zeKernelSetArgumentValue",
-          "argument " + std::to_string(i) + " (" + std::to_string(arg.size) + " bytes) of " +
-              kernel.label);
+          "argument " + std::to_string(i) + " (" +
+              (memory ? std::string("a device address") : std::to_string(arg.size) + " bytes") +
+              ") of " + kernel.label);
   }
-  check(zeKernelSetGroupSize(kernel.handle, group, 1, 1), "zeKernelSetGroupSize",
-        "work-groups of " + std::to_string(group) + " for " + kernel.label);
-  const ze_group_count_t count{static_cast<uint32_t>(groups), 1, 1};
-  check(zeCommandListAppendLaunchKernel(list_, kernel.handle, &count, nullptr, 0, nullptr),
+  check(zeKernelSetGroupSize(kernel.handle, groups.size[0], groups.size[1], groups.size[2]),
+        "zeKernelSetGroupSize",
+        "work-groups of " + std::to_string(groups.size[0]) + "x" + std::to_string(groups.size[1]) +
+            "x" + std::to_string(groups.size[2]) + " for " + kernel.label);
+  check(zeCommandListAppendLaunchKernel(list_, kernel.handle, &groups.count, nullptr, 0, nullptr),
         "zeCommandListAppendLaunchKernel",
-        "launching " + kernel.label + " over " + std::to_string(global) + " work-items");
+        "launching " + kernel.label + " over " + std::to_string(groups.count.groupCountX) + "x" +
+            std::to_string(groups.count.groupCountY) + "x" +
+            std::to_string(groups.count.groupCountZ) + " work-groups");
   order_locked();
 }
 

@@ -1,5 +1,6 @@
 // Device discovery: every device of every platform the ICD loader reports, its properties
-// and the dtypes it can compute (f16 only with cl_khr_fp16, f64 only with cl_khr_fp64).
+// and the dtypes it can compute (f64 only with cl_khr_fp64).
+#include "compute.hpp"
 #include "opencl.hpp"
 
 #include <cstring>
@@ -39,12 +40,12 @@ bool has_extension(const std::string& extensions, const char* name) {
   return padded.find(std::string(" ") + name + " ") != std::string::npos;
 }
 
-// bf16 is stored as 16-bit integers and computed in float, so every device has it; f16 and
-// f64 need the device's extension (conformance then says "unsupported", not "failed").
+// f16 and bf16 are storage formats computed in float (vload_half/vstore_half are core
+// OpenCL, cl_khr_fp16 is only needed for half arithmetic), so every device has them; f64
+// needs cl_khr_fp64 (conformance then says "unsupported", not "failed").
 bp_dtype_mask dtypes_of(cl_device_id device) {
   const std::string extensions = device_string(device, CL_DEVICE_EXTENSIONS);
   bp_dtype_mask mask = BP_DTYPES_ALL;
-  if (!has_extension(extensions, "cl_khr_fp16")) mask &= ~BP_DTYPE_BIT(BP_DTYPE_F16);
   if (!has_extension(extensions, "cl_khr_fp64")) mask &= ~BP_DTYPE_BIT(BP_DTYPE_F64);
   return mask;
 }
@@ -104,6 +105,7 @@ void discover(Backend& backend) {
         continue;
       }
       fill_props(*d);
+      d->compute = std::make_unique<Compute>(*d);
       backend.devices.push_back(std::move(d));
     }
   }
@@ -116,6 +118,7 @@ void discover(Backend& backend) {
 
 void release(Backend& backend) {
   for (auto& d : backend.devices) {
+    d->compute.reset();
     if (d->queue) {
       clFinish(d->queue);
       clReleaseCommandQueue(d->queue);

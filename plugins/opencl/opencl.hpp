@@ -3,6 +3,8 @@
 // behind "virtual addresses" (device_memory.cpp). docs/opencl.md explains the design.
 #pragma once
 
+#include "compute_device.hpp"
+
 #include <CL/cl.h>
 #include <backplane/plugin.h>
 
@@ -55,6 +57,7 @@ struct Device {
   bp_device_props props{};
   std::string platform_name;
   DeviceMemory memory;
+  std::unique_ptr<clk::ComputeDevice> compute;  // the shared kernels (compute.hpp)
 };
 
 struct Backend {

@@ -3,6 +3,9 @@
 // device-to-host copies block (the host memory may be freed right after the call);
 // device-to-device copies are queued, and synchronize waits for the queue.
 #include "opencl.hpp"
+#include "ops.hpp"
+
+#include <backplane/sdk/error.hpp>
 
 #include <algorithm>
 #include <cstring>
@@ -144,11 +147,23 @@ const bp_device_api kDeviceApi = {
     device_copy,           nullptr,      nullptr,           device_synchronize,
 };
 
+clk::ComputeDevice* compute_of(int32_t index) {
+  Device* d = device_at(index);
+  return d ? d->compute.get() : nullptr;
+}
+
 bp_status init(const bp_host_api* host, const char*) {
   g_host = host;
   discover(g_backend);
   uint32_t backend = 0;
-  return host->register_backend(host->host, "opencl", &kDeviceApi, nullptr, &backend);
+  if (bp_status s = host->register_backend(host->host, "opencl", &kDeviceApi, nullptr, &backend);
+      s != BP_OK)
+    return s;
+  // Kernels for the dtypes some device has (an f64 call on a device without fp64 is refused
+  // by the kernel); with no device, every dtype, so `backplane ops` shows the backend's ops.
+  bp_dtype_mask dtypes = g_backend.devices.empty() ? BP_DTYPES_ALL : 0;
+  for (const auto& d : g_backend.devices) dtypes |= d->props.dtypes;
+  return sdk::guard(host, [&] { clk::register_kernels(host, backend, compute_of, dtypes); });
 }
 
 void shutdown() {

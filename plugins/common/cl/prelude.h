@@ -141,6 +141,26 @@ inline float bp_double_to_float_odd(double d) {
 #define LOAD(p, i) BP_CAT(LD_, BP_TAG)(p, i)
 #define STORE(p, i, v) BP_CAT(SV_, BP_TAG)(p, i, v)
 // Kernel names carry no variant suffix: each variant is its own program.
+// K(1.5): a literal in the compute type (a double literal needs cl_khr_fp64).
+#ifdef BP_VARIANT_F64
+#define K(x) x
+#else
+#define K(x) x##f
+#endif
+
+// Raw storage of each dtype for kernels that move elements without looking at them (where,
+// index_select, gather, cat): bits are copied exactly, NaN payloads included.
+typedef uchar rw_bool;
+typedef uchar rw_i8;
+typedef uchar rw_u8;
+typedef ushort rw_i16;
+typedef uint rw_i32;
+typedef ulong rw_i64;
+typedef ushort rw_f16;
+typedef ushort rw_bf16;
+typedef uint rw_f32;
+typedef ulong rw_f64;
+#define R BP_CAT(rw_, BP_TAG)
 
 // Integer arithmetic that wraps like PyTorch's, through the unsigned type.
 #ifndef BP_FLOATING
@@ -191,3 +211,17 @@ typedef struct {
       for (int k_ = 0; k_ < (n); ++k_) off[k_] += id_ * (g).stride[k_][d_]; \
     }                                              \
   } while (0)
+
+// A reduction (host/geometry.hpp ReduceGeom): the kept dims with the input's and output's
+// strides, and the reduced dims with the input's.
+typedef struct {
+  long kept_size[BP_MAX_DIMS];
+  long kept_in_stride[BP_MAX_DIMS];
+  long kept_out_stride[BP_MAX_DIMS];
+  long red_size[BP_MAX_DIMS];
+  long red_stride[BP_MAX_DIMS];
+  long in_offset;
+  long out_offset;
+  int nkept;
+  int nred;
+} bp_rgeom;

@@ -8,6 +8,7 @@
 #include <backplane/plugin.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 
 namespace bp::clk {
@@ -34,6 +35,20 @@ KernelArg value_arg(const T& value) {
 // A compiled kernel of one program variant; owned by the ComputeDevice.
 using KernelHandle = void*;
 
+// The work of one launch: `dims` (1 to 3) sizes of work-items, grouped by `local` (all 0:
+// the driver chooses; otherwise each global size is a multiple of its local size).
+struct LaunchRange {
+  uint32_t dims = 1;
+  size_t global[3] = {1, 1, 1};
+  size_t local[3] = {0, 0, 0};
+};
+inline LaunchRange range_1d(size_t global, size_t local = 0) {
+  LaunchRange r;
+  r.global[0] = global;
+  r.local[0] = local;
+  return r;
+}
+
 // One device that runs the kernels. Every function may be called from any thread; an
 // implementation serialises argument setting and enqueueing per device. Errors throw
 // sdk::Error naming what failed (program, variant, kernel, driver status).
@@ -46,11 +61,10 @@ class ComputeDevice {
   // built (or loaded) once per device and variant, on first use, and cached.
   virtual KernelHandle kernel(const char* program, const char* variant, const char* name) = 0;
 
-  // Runs `kernel` over `global` work-items in work-groups of `local` (0 lets the driver
-  // choose; otherwise `global` is a multiple of `local`), in order with every other launch
-  // and copy of the device. Returns when the launch is queued.
-  virtual void launch(KernelHandle kernel, std::span<const KernelArg> args, size_t global,
-                      size_t local) = 0;
+  // Runs `kernel` over `range` with `args`, in order with every other launch and copy of
+  // the device. Returns when the launch is queued.
+  virtual void launch(KernelHandle kernel, std::span<const KernelArg> args,
+                      const LaunchRange& range) = 0;
 
   // Device memory for temporaries, as the device API's alloc/free (device addresses).
   virtual void* allocate(size_t bytes) = 0;
