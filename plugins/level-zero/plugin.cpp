@@ -1,7 +1,7 @@
 // The Level Zero backend's entry point and device API: discovery at init, the backend
 // "level_zero" over the discovered devices (sdk::Device catches every error at the C
-// boundary), and the shared kernels of plugins/common registered when there is a device to
-// run them and SPIR-V to run.
+// boundary), and the shared kernels of plugins/common registered where their SPIR-V was
+// built.
 #include "level_zero.hpp"
 
 #include "ops.hpp"
@@ -61,15 +61,21 @@ void init(sdk::Host& host, std::string_view) {
   discover(g_backend, kernel_dir);
   try {
     const uint32_t backend = host.register_backend("level_zero", g_devices);
-    if (g_backend.devices.empty()) return;  // nothing would run the kernels
     if (!has_kernel_files(kernel_dir)) {
-      host.log(2, "level_zero: no SPIR-V kernels in " + kernel_dir +
-                      " (the plugin was built without clang-14, llvm-spirv-14 and spirv-val, "
-                      "or the folder was not installed beside it): every op is missing on "
-                      "level_zero");
+      // Registering kernels that cannot load would turn "missing" (which the fallback
+      // policy handles) into an error on every call.
+      if (!g_backend.devices.empty())
+        host.log(2, "level_zero: no SPIR-V kernels in " + kernel_dir +
+                        " (the plugin was built without clang-14, llvm-spirv-14 and spirv-val, "
+                        "or the folder was not installed beside it): every op is missing on "
+                        "level_zero");
       return;
     }
-    clk::register_kernels(host.api(), backend, compute_device, g_backend.dtypes);
+    // The dtypes some device has (an f64 call on a device without fp64 is refused by the
+    // kernel); with no device every dtype, so `backplane ops` shows the backend's ops, as
+    // the OpenCL plugin does.
+    const bp_dtype_mask dtypes = g_backend.devices.empty() ? BP_DTYPES_ALL : g_backend.dtypes;
+    clk::register_kernels(host.api(), backend, compute_device, dtypes);
   } catch (...) {
     release(g_backend);
     throw;

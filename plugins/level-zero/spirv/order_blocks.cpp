@@ -158,8 +158,7 @@ int main(int argc, char** argv) {
            static_cast<uint32_t>(static_cast<unsigned char>(bytes[4 * i + 1])) << 8 |
            static_cast<uint32_t>(static_cast<unsigned char>(bytes[4 * i + 2])) << 16 |
            static_cast<uint32_t>(static_cast<unsigned char>(bytes[4 * i + 3])) << 24;
-  if (w[0] != kMagic)
-    return fail(std::string(argv[1]) + " is not a little-endian SPIR-V module");
+  if (w[0] != kMagic) return fail(std::string(argv[1]) + " is not a little-endian SPIR-V module");
 
   std::vector<uint32_t> out(w.begin(), w.begin() + kHeaderWords);
   out.reserve(w.size());
@@ -173,8 +172,9 @@ int main(int argc, char** argv) {
       in_function = true;
       function_begin = at;
     }
-    if (!in_function) out.insert(out.end(), w.begin() + static_cast<ptrdiff_t>(at),
-                                 w.begin() + static_cast<ptrdiff_t>(at + count));
+    if (!in_function)
+      out.insert(out.end(), w.begin() + static_cast<ptrdiff_t>(at),
+                 w.begin() + static_cast<ptrdiff_t>(at + count));
     if (opcode(w[at]) == OpFunctionEnd) {
       if (!in_function) return fail(std::string(argv[1]) + ": OpFunctionEnd outside a function");
       if (!order_function(w, function_begin, at + count, out))
