@@ -98,8 +98,11 @@ clk::KernelHandle Device::kernel(const char* program, const char* variant, const
   ze_kernel_desc_t desc{};
   desc.stype = ZE_STRUCTURE_TYPE_KERNEL_DESC;
   desc.pKernelName = name;
-  check(zeKernelCreate(module.handle, &desc, &kernel.handle), "zeKernelCreate",
-        "creating kernel " + kernel.label);
+  const ze_result_t result = zeKernelCreate(module.handle, &desc, &kernel.handle);
+  if (result == ZE_RESULT_ERROR_INVALID_KERNEL_NAME)  // the caller asked for a wrong name
+    throw sdk::Error(BP_ERR_INTERNAL, "level_zero: " + module.file + " has no kernel '" + name +
+                                          "' (" + result_name(result) + ")");
+  check(result, "zeKernelCreate", "creating kernel " + kernel.label);
   return &module.kernels.emplace(name, std::move(kernel)).first->second;
 }
 
