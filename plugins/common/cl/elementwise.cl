@@ -70,6 +70,13 @@ inline C bp_floor_divide(C a, C b) {
   if (div - floored > K(0.5)) floored += K(1.0);
   return floored;
 }
+// trunc(a / b) from the exact integer quotient (a - fmod(a, b)) / b: a / b itself may round
+// up to the next integer (1791.9999 -> 1792) where the reference's exact quotient does not.
+inline C bp_trunc_divide(C a, C b) {
+  if (b == 0 || !isfinite(a) || !isfinite(b)) return trunc(a / b);
+  const C q = rint((a - fmod(a, b)) / b);
+  return q == 0 ? copysign(K(0.0), a / b) : q;
+}
 // NaN propagates; of +0 and -0 maximum gives +0, minimum -0.
 inline C bp_maximum(C x, C y) {
   if (isnan(x)) return x;
@@ -183,7 +190,7 @@ EW_BINARY(add, T, STORE, x + alpha * y, , const C alpha)
 EW_BINARY(sub, T, STORE, x - alpha * y, , const C alpha)
 EW_BINARY(mul, T, STORE, x * y)
 EW_BINARY(div_, T, STORE, x / y)
-EW_BINARY(div_trunc, T, STORE, trunc(x / y))
+EW_BINARY(div_trunc, T, STORE, bp_trunc_divide(x, y))
 EW_BINARY(div_floor, T, STORE, bp_floor_divide(x, y))
 EW_BINARY(pow_, T, STORE, pow(x, y))
 #elif defined(BP_IS_BOOL)

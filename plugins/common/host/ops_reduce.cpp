@@ -56,10 +56,11 @@ void reduce(const bp_call* c, const char* kernel, bool needs_elements) {
                          ": cannot reduce over a dimension of size 0 (the input has 0 elements "
                          "along a reduced dim)");
   const ReduceGeom g = make_reduce_geometry(in, out, reduced);
-  size_t group = 1;
+  // Three group sizes only: drivers that compile a kernel per group size (PoCL) then build
+  // three versions of each reduction instead of nine.
   const size_t cap = std::min(kMaxGroup, device.max_work_group_size());
-  while (group < cap && static_cast<int64_t>(group) < count) group *= 2;
-  if (group > cap) group /= 2;
+  size_t group = count <= 1 ? 1 : count <= 32 ? 32 : kMaxGroup;
+  while (group > cap) group /= 2;
   const KernelArg args[] = {memory_arg(in.data), memory_arg(out.data), value_arg(g)};
   device.launch(device.kernel(kProgram, variant(in.dtype), kernel), args,
                 range_1d(static_cast<size_t>(outputs) * group, group));
