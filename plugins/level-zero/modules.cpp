@@ -45,6 +45,7 @@ std::string build_log_text(ze_module_build_log_handle_t log) {
     text.resize(size);
     if (zeModuleBuildLogGetString(log, &size, text.data()) != ZE_RESULT_SUCCESS) text.clear();
     text.resize(std::min(text.size(), text.find('\0')));
+    if (text.size() > 4000) text = text.substr(0, 4000) + "\n...";  // an error, not a file
   }
   zeModuleBuildLogDestroy(log);
   return text;
