@@ -64,15 +64,15 @@ cl_program Compute::build(const char* program, const char* variant) {
   if (err != CL_SUCCESS) device_error("clCreateProgramWithSource", err);
   std::string upper = variant;
   for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  const std::string options = std::string(clk::kBuildOptions) + " -DBP_VARIANT_" + upper +
-                              (fp64_ ? " -DBP_HAS_FP64" : "");
+  const std::string options =
+      std::string(clk::kBuildOptions) + " -DBP_VARIANT_" + upper + (fp64_ ? " -DBP_HAS_FP64" : "");
   err = clBuildProgram(p, 1, &device_.id, options.c_str(), nullptr, nullptr);
   if (err != CL_SUCCESS) {
     const std::string log = build_log(p, device_.id);
     clReleaseProgram(p);
-    throw sdk::Error(BP_ERR_DEVICE, std::string("opencl: building program '") + program +
-                                        "' for " + variant + " failed with " +
-                                        cl_error_name(err) + " (options " + options + "):\n" + log);
+    throw sdk::Error(BP_ERR_DEVICE, std::string("opencl: building program '") + program + "' for " +
+                                        variant + " failed with " + cl_error_name(err) +
+                                        " (options " + options + "):\n" + log);
   }
   return p;
 }
@@ -125,9 +125,9 @@ void Compute::launch(clk::KernelHandle kernel, std::span<const clk::KernelArg> a
     if (err != CL_SUCCESS) device_error("clSetKernelArg(" + std::to_string(i) + ")", err);
   }
   const bool local_given = range.local[0] != 0;
-  const cl_int err = clEnqueueNDRangeKernel(device_.queue, k, range.dims, nullptr, range.global,
-                                            local_given ? range.local : nullptr, 0, nullptr,
-                                            nullptr);
+  const cl_int err =
+      clEnqueueNDRangeKernel(device_.queue, k, range.dims, nullptr, range.global,
+                             local_given ? range.local : nullptr, 0, nullptr, nullptr);
   if (err != CL_SUCCESS) device_error("clEnqueueNDRangeKernel", err);
 }
 
@@ -146,8 +146,8 @@ void Compute::release(void* device_address) noexcept {
 void Compute::read(void* host, const void* device_address, size_t bytes) {
   size_t offset = 0;
   const cl_mem buffer = buffer_of(device_address, &offset);
-  const cl_int err = clEnqueueReadBuffer(device_.queue, buffer, CL_TRUE, offset, bytes, host, 0,
-                                         nullptr, nullptr);
+  const cl_int err =
+      clEnqueueReadBuffer(device_.queue, buffer, CL_TRUE, offset, bytes, host, 0, nullptr, nullptr);
   if (err != CL_SUCCESS) device_error("clEnqueueReadBuffer", err);
 }
 

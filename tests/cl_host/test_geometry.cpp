@@ -2,8 +2,8 @@
 // dims merge, which stay, and the reduction split into kept and reduced dims.
 #include "geometry.hpp"
 
-#include <backplane/sdk/error.hpp>
 #include <doctest/doctest.h>
+#include <backplane/sdk/error.hpp>
 
 #include <vector>
 
@@ -25,7 +25,8 @@ bp_tensor tensor(bp_dtype dtype, const std::vector<int64_t>& shape,
 
 TEST_CASE("contiguous operands merge into one dense dim") {
   const std::vector<int64_t> shape{2, 3, 4}, strides{12, 4, 1};
-  const bp_tensor a = tensor(BP_DTYPE_F32, shape, strides, 8), b = tensor(BP_DTYPE_F32, shape, strides);
+  const bp_tensor a = tensor(BP_DTYPE_F32, shape, strides, 8),
+                  b = tensor(BP_DTYPE_F32, shape, strides);
   const bp_tensor* ts[] = {&a, &b};
   const bp::clk::Geom g = bp::clk::make_geometry(ts);
   CHECK(g.ndim == 1);
@@ -68,8 +69,7 @@ TEST_CASE("more than 8 unmergeable dims is an error that says so") {
   for (int d = 8; d >= 0; --d, s *= 4) strides[static_cast<size_t>(d)] = s;
   const bp_tensor a = tensor(BP_DTYPE_F32, shape, strides);
   const bp_tensor* ts[] = {&a};
-  CHECK_THROWS_WITH_AS(bp::clk::make_geometry(ts), doctest::Contains("at most 8"),
-                       bp::sdk::Error);
+  CHECK_THROWS_WITH_AS(bp::clk::make_geometry(ts), doctest::Contains("at most 8"), bp::sdk::Error);
 }
 
 TEST_CASE("a reduction splits kept and reduced dims, merging within each") {

@@ -51,15 +51,17 @@ inline C bp_from_double(double d) {
 
 #define COPY_FROM(stag, FROM)                                                             \
   __kernel void copy_from_##stag(__global T* out, __global const st_##stag* a,             \
-                                 const bp_geom g) {                                       \
+                                 const bp_geom g, const long n) {                         \
     const long i = get_global_id(0);                                                      \
+    if (i >= n) return;                                                                   \
     long off[2];                                                                          \
     BP_OFFSETS(g, i, 2, off);                                                             \
     STORE(out, off[0], FROM(LD_##stag(a, off[1])));                                       \
   }                                                                                       \
   __kernel void copy_from_##stag##_contig(__global T* out, __global const st_##stag* a,    \
-                                          const long o0, const long o1) {                 \
+                                          const long o0, const long o1, const long n) {   \
     const long i = get_global_id(0);                                                      \
+    if (i >= n) return;                                                                   \
     STORE(out, o0 + i, FROM(LD_##stag(a, o1 + i)));                                       \
   }
 
@@ -77,26 +79,31 @@ COPY_FROM(f64, bp_from_double)
 #endif
 
 // Equal dtypes: the bits move unchanged (also cat's kernel).
-__kernel void copy_raw(__global R* out, __global const R* a, const bp_geom g) {
+__kernel void copy_raw(__global R* out, __global const R* a, const bp_geom g, const long n) {
   const long i = get_global_id(0);
+  if (i >= n) return;
   long off[2];
   BP_OFFSETS(g, i, 2, off);
   out[off[0]] = a[off[1]];
 }
-__kernel void copy_raw_contig(__global R* out, __global const R* a, const long o0, const long o1) {
+__kernel void copy_raw_contig(__global R* out, __global const R* a, const long o0, const long o1,
+                              const long n) {
   const long i = get_global_id(0);
+  if (i >= n) return;
   out[o0 + i] = a[o1 + i];
 }
 
 // ---- fill_: the value's bits in the dtype, from the host -------------------------------------
-__kernel void fill_raw(__global R* out, const bp_geom g, const R value) {
+__kernel void fill_raw(__global R* out, const bp_geom g, const long n, const R value) {
   const long i = get_global_id(0);
+  if (i >= n) return;
   long off[1];
   BP_OFFSETS(g, i, 1, off);
   out[off[0]] = value;
 }
-__kernel void fill_raw_contig(__global R* out, const long o0, const R value) {
-  out[o0 + get_global_id(0)] = value;
+__kernel void fill_raw_contig(__global R* out, const long o0, const long n, const R value) {
+  const long i = get_global_id(0);
+  if (i < n) out[o0 + i] = value;
 }
 
 // ---- arange: start + i * step, in double for floating dtypes where the device has it -------
@@ -114,16 +121,18 @@ __kernel void fill_raw_contig(__global R* out, const long o0, const R value) {
 #define BP_ARANGE_VALUE(i) ((C)(U)((ulong)start + (ulong)(i) * (ulong)step))
 #endif
 #ifdef BP_ARANGE_T
-__kernel void arange_(__global T* out, const bp_geom g, const BP_ARANGE_T start,
+__kernel void arange_(__global T* out, const bp_geom g, const long n, const BP_ARANGE_T start,
                       const BP_ARANGE_T step) {
   const long i = get_global_id(0);
+  if (i >= n) return;
   long off[1];
   BP_OFFSETS(g, i, 1, off);
   STORE(out, off[0], BP_ARANGE_VALUE(i));
 }
-__kernel void arange__contig(__global T* out, const long o0, const BP_ARANGE_T start,
-                             const BP_ARANGE_T step) {
+__kernel void arange__contig(__global T* out, const long o0, const long n,
+                             const BP_ARANGE_T start, const BP_ARANGE_T step) {
   const long i = get_global_id(0);
+  if (i >= n) return;
   STORE(out, o0 + i, BP_ARANGE_VALUE(i));
 }
 #endif

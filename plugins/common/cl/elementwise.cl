@@ -1,29 +1,33 @@
 // Elementwise ops: the unary ops, the binary ops with their scalar variants (alpha, rounding
 // mode), the comparisons and logical ops (bool results), where.self and clamp. Every op is a
 // pair of kernels (EW_UNARY/EW_BINARY): `name` walks the strided geometry, `name_contig`
-// serves operands that are one dense run each. The host expanded the inputs to the output's
+// serves operands that are one dense run each. Both take the element count `n`: the host
+// rounds the launch up to whole work-groups of one fixed size (host/launch.cpp). The host expanded the inputs to the output's
 // shape and converted them to the variant's dtype (docs/ops.md). Values are computed in C
 // (float for f16/bf16/f32) and rounded once on store.
 
 #define EW_UNARY(name, OT, SO, EXPR, ...)                                                  \
-  __kernel void name(__global OT* out, __global const T* a, const bp_geom g __VA_ARGS__) {  \
+  __kernel void name(__global OT* out, __global const T* a, const bp_geom g, const long n __VA_ARGS__) { \
     const long i = get_global_id(0);                                                     \
+    if (i >= n) return;                                                                  \
     long off[2];                                                                         \
     BP_OFFSETS(g, i, 2, off);                                                            \
     const C x = LOAD(a, off[1]);                                                         \
     SO(out, off[0], (EXPR));                                                             \
   }                                                                                      \
   __kernel void name##_contig(__global OT* out, __global const T* a, const long o0,        \
-                              const long o1 __VA_ARGS__) {                               \
+                              const long o1, const long n __VA_ARGS__) {                 \
     const long i = get_global_id(0);                                                     \
+    if (i >= n) return;                                                                  \
     const C x = LOAD(a, o1 + i);                                                         \
     SO(out, o0 + i, (EXPR));                                                             \
   }
 
 #define EW_BINARY(name, OT, SO, EXPR, ...)                                                 \
   __kernel void name(__global OT* out, __global const T* a, __global const T* b,           \
-                     const bp_geom g __VA_ARGS__) {                                      \
+                     const bp_geom g, const long n __VA_ARGS__) {                        \
     const long i = get_global_id(0);                                                     \
+    if (i >= n) return;                                                                  \
     long off[3];                                                                         \
     BP_OFFSETS(g, i, 3, off);                                                            \
     const C x = LOAD(a, off[1]);                                                         \
@@ -31,8 +35,10 @@
     SO(out, off[0], (EXPR));                                                             \
   }                                                                                      \
   __kernel void name##_contig(__global OT* out, __global const T* a, __global const T* b,  \
-                              const long o0, const long o1, const long o2 __VA_ARGS__) { \
+                              const long o0, const long o1, const long o2,               \
+                              const long n __VA_ARGS__) {                                \
     const long i = get_global_id(0);                                                     \
+    if (i >= n) return;                                                                  \
     const C x = LOAD(a, o1 + i);                                                         \
     const C y = LOAD(b, o2 + i);                                                         \
     SO(out, o0 + i, (EXPR));                                                             \
@@ -217,29 +223,34 @@ EW_BINARY(logical_or, uchar, SV_bool, x != 0 || y != 0)
 
 // Any zero in b (integer division with a rounding mode checks its divisor first, so that
 // an in-place call leaves self unchanged on error): status[0] becomes 1.
-__kernel void any_zero(__global volatile int* status, __global const T* b, const bp_geom g) {
+__kernel void any_zero(__global volatile int* status, __global const T* b, const bp_geom g,
+                       const long n) {
   const long i = get_global_id(0);
+  if (i >= n) return;
   long off[2];
   BP_OFFSETS(g, i, 2, off);
   if (LOAD(b, off[1]) == 0) status[0] = 1;
 }
 __kernel void any_zero_contig(__global volatile int* status, __global const T* b, const long o0,
-                              const long o1) {
+                              const long o1, const long n) {
   const long i = get_global_id(0);
+  if (i >= n) return;
   if (LOAD(b, o1 + i) == 0) status[0] = 1;
 }
 
 // ---- where.self: out = cond ? a : b, moving raw bits ----------------------------------------
 __kernel void where_(__global R* out, __global const uchar* cond, __global const R* a,
-                     __global const R* b, const bp_geom g) {
+                     __global const R* b, const bp_geom g, const long n) {
   const long i = get_global_id(0);
+  if (i >= n) return;
   long off[4];
   BP_OFFSETS(g, i, 4, off);
   out[off[0]] = cond[off[1]] ? a[off[2]] : b[off[3]];
 }
 __kernel void where__contig(__global R* out, __global const uchar* cond, __global const R* a,
                             __global const R* b, const long o0, const long o1, const long o2,
-                            const long o3) {
+                            const long o3, const long n) {
   const long i = get_global_id(0);
+  if (i >= n) return;
   out[o0 + i] = cond[o1 + i] ? a[o2 + i] : b[o3 + i];
 }

@@ -7,9 +7,10 @@
 
 #define TAKE(name, IT)                                                                       \
   __kernel void name(__global R* out, __global const R* self, __global const IT* index,       \
-                     __global volatile int* status, const bp_geom g, const long dim_stride,   \
-                     const long dim_size) {                                                  \
+                     __global volatile int* status, const bp_geom g, const long n,            \
+                     const long dim_stride, const long dim_size) {                           \
     const long i = get_global_id(0);                                                         \
+    if (i >= n) return;                                                                      \
     long off[3];                                                                             \
     BP_OFFSETS(g, i, 3, off);                                                                \
     const long idx = index[off[2]];                                                          \

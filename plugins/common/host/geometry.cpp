@@ -47,8 +47,7 @@ Geom make_geometry(const int64_t* shape, int32_t ndim, std::span<const Operand> 
         continue;
       }
     }
-    if (count == kCap)
-      throw sdk::Error(BP_ERR_UNSUPPORTED, "tensor with more than 64 dims");
+    if (count == kCap) throw sdk::Error(BP_ERR_UNSUPPORTED, "tensor with more than 64 dims");
     dims[count++] = next;
   }
   if (count > kMaxDims)

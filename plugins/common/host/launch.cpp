@@ -2,7 +2,9 @@
 
 #include <backplane/sdk/half.hpp>
 
+#include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <cstring>
 #include <string>
 
@@ -62,16 +64,6 @@ const char* variant(bp_dtype dtype) {
   return sdk::dtype_name(dtype);
 }
 
-namespace {
-template <typename V>
-ScalarValue bytes_of(V v) {
-  ScalarValue s;
-  std::memcpy(s.bytes, &v, sizeof v);
-  s.size = sizeof v;
-  return s;
-}
-}  // namespace
-
 ScalarValue scalar_value(bp_dtype dtype, double value) {
   switch (dtype) {
     case BP_DTYPE_F64:
@@ -116,6 +108,15 @@ ScalarValue scalar_value(bp_dtype dtype, const sdk::Scalar& value) {
   return int_value(dtype, value.to<int64_t>());
 }
 
+size_t elementwise_group(const ComputeDevice& device) {
+  return std::min(kElementwiseGroup, device.max_work_group_size());
+}
+
+LaunchRange whole_groups(const ComputeDevice& device, int64_t n) {
+  const size_t group = elementwise_group(device);
+  return range_1d((static_cast<size_t>(n) + group - 1) / group * group, group);
+}
+
 void launch_elementwise(ComputeDevice& device, const char* program, bp_dtype dtype,
                         const char* name, std::span<const bp_tensor* const> tensors,
                         std::span<const KernelArg> extra) {
@@ -128,16 +129,19 @@ void launch_elementwise(ComputeDevice& device, const char* program, bp_dtype dty
   for (const bp_tensor* t : tensors) args[count++] = memory_arg(t->data);
   KernelHandle kernel;
   if (is_dense(g, nops)) {
-    kernel = device.kernel(program, variant(dtype), (std::string(name) + "_contig").c_str());
+    char contig[64];
+    std::snprintf(contig, sizeof contig, "%s_contig", name);
+    kernel = device.kernel(program, variant(dtype), contig);
     for (int k = 0; k < nops; ++k) args[count++] = value_arg(g.offset[k]);
   } else {
     kernel = device.kernel(program, variant(dtype), name);
     args[count++] = value_arg(g);
   }
+  args[count++] = value_arg(n);
   if (count + extra.size() > sizeof args / sizeof args[0])
     throw sdk::Error(BP_ERR_INTERNAL, std::string(name) + ": too many kernel arguments");
   for (const KernelArg& a : extra) args[count++] = a;
-  device.launch(kernel, std::span<const KernelArg>(args, count), range_1d(static_cast<size_t>(n)));
+  device.launch(kernel, std::span<const KernelArg>(args, count), whole_groups(device, n));
 }
 
 }  // namespace bp::clk

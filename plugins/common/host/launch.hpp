@@ -11,6 +11,7 @@
 #include <backplane/sdk/kernel.hpp>
 
 #include <cstdint>
+#include <cstring>
 #include <span>
 
 namespace bp::clk {
@@ -58,6 +59,15 @@ struct ScalarValue {
   size_t size = 0;
   KernelArg arg() const { return {KernelArg::Value, bytes, size}; }
 };
+// The bytes of `v` itself (a value of the kernel parameter's exact type).
+template <typename V>
+ScalarValue bytes_of(V v) {
+  static_assert(sizeof(V) <= 8);
+  ScalarValue s;
+  std::memcpy(s.bytes, &v, sizeof v);
+  s.size = sizeof v;
+  return s;
+}
 ScalarValue scalar_value(bp_dtype dtype, const sdk::Scalar& value);
 ScalarValue scalar_value(bp_dtype dtype, double value);
 ScalarValue int_value(bp_dtype dtype, int64_t value);
@@ -77,10 +87,19 @@ class DeviceBuffer {
   void* address_;
 };
 
+// The work-group size of elementwise launches: one fixed size, so that drivers compiling a
+// kernel per group size (PoCL) compile it once, and a multiple of every GPU's SIMD width.
+// Launches round up to whole groups; kernels skip work-items at or past `n`.
+inline constexpr size_t kElementwiseGroup = 64;
+size_t elementwise_group(const ComputeDevice& device);
+// `n` work-items rounded up to whole elementwise groups.
+LaunchRange whole_groups(const ComputeDevice& device, int64_t n);
+
 // Launches `name` of `program` (variant `dtype`) over `tensors` (the output first, all of
 // the output's shape, at most kMaxOperands), then the `extra` arguments. The kernel pair
-// follows cl/elementwise.cl's convention: `name(buffers..., bp_geom g, extra...)` and
-// `name_contig(buffers..., long offsets..., extra...)`. Nothing runs for an empty output.
+// follows cl/elementwise.cl's convention: `name(buffers..., bp_geom g, long n, extra...)` and
+// `name_contig(buffers..., long offsets..., long n, extra...)`. Nothing runs for an empty
+// output.
 void launch_elementwise(ComputeDevice& device, const char* program, bp_dtype dtype,
                         const char* name, std::span<const bp_tensor* const> tensors,
                         std::span<const KernelArg> extra = {});

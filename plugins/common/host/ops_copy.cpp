@@ -5,21 +5,12 @@
 
 #include <backplane/sdk/half.hpp>
 
-#include <cstring>
 #include <string>
 
 namespace bp::clk {
 namespace {
 
 constexpr const char* kProgram = "copy";
-
-template <typename V>
-ScalarValue raw(V v) {
-  ScalarValue s;
-  std::memcpy(s.bytes, &v, sizeof v);
-  s.size = sizeof v;
-  return s;
-}
 
 // The bits of `value` in `dtype` (PyTorch's scalar conversion; the runtime has checked the
 // range): floating values into integers truncate, integers into floating types round once.
@@ -28,26 +19,26 @@ ScalarValue value_bits(bp_dtype dtype, const bp_value& value) {
   const double d = s.to_double();
   switch (dtype) {
     case BP_DTYPE_BOOL:
-      return raw(static_cast<uint8_t>(s.is_floating() ? d != 0 : s.to_int() != 0));
+      return bytes_of(static_cast<uint8_t>(s.is_floating() ? d != 0 : s.to_int() != 0));
     case BP_DTYPE_F16:
-      return raw(sdk::Half(d).bits);
+      return bytes_of(sdk::Half(d).bits);
     case BP_DTYPE_BF16:
-      return raw(sdk::BFloat16(d).bits);
+      return bytes_of(sdk::BFloat16(d).bits);
     case BP_DTYPE_F32:
-      return raw(static_cast<float>(d));
+      return bytes_of(static_cast<float>(d));
     case BP_DTYPE_F64:
-      return raw(d);
+      return bytes_of(d);
     default: {
       const auto i = static_cast<uint64_t>(s.to_int());
       switch (sdk::dtype_size(dtype)) {
         case 1:
-          return raw(static_cast<uint8_t>(i));
+          return bytes_of(static_cast<uint8_t>(i));
         case 2:
-          return raw(static_cast<uint16_t>(i));
+          return bytes_of(static_cast<uint16_t>(i));
         case 4:
-          return raw(static_cast<uint32_t>(i));
+          return bytes_of(static_cast<uint32_t>(i));
         default:
-          return raw(i);
+          return bytes_of(i);
       }
     }
   }
@@ -56,7 +47,7 @@ ScalarValue value_bits(bp_dtype dtype, const bp_value& value) {
 }  // namespace
 
 // Raw copy of `src` into `dst` (same dtype and shape): also cat's and the fallbacks' copy.
-void copy_raw(ComputeDevice& device, const bp_tensor& dst, const bp_tensor& src) {
+void copy_bytes_of(ComputeDevice& device, const bp_tensor& dst, const bp_tensor& src) {
   const bp_tensor* tensors[] = {&dst, &src};
   launch_elementwise(device, kProgram, dst.dtype, "copy_raw", tensors);
 }
@@ -69,7 +60,7 @@ bp_status copy_kernel(const bp_call* c) {
     const bp_tensor& self = tensor_arg(c, 0);
     const bp_tensor& src = tensor_arg(c, 1);
     ComputeDevice& device = device_for(context_of(c), self.dtype);
-    if (src.dtype == self.dtype) return copy_raw(device, self, src);
+    if (src.dtype == self.dtype) return copy_bytes_of(device, self, src);
     device_for(context_of(c), src.dtype);  // an f64 source needs fp64 too
     const std::string kernel = std::string("copy_from_") + variant(src.dtype);
     const bp_tensor* tensors[] = {&self, &src};
@@ -98,15 +89,15 @@ bp_status arange_kernel(const bp_call* c) {
     ScalarValue first, delta;
     if (sdk::is_floating(out.dtype)) {
       if (device.has_fp64()) {
-        first = raw(start.to_double());
-        delta = raw(step.to_double());
+        first = bytes_of(start.to_double());
+        delta = bytes_of(step.to_double());
       } else {
-        first = raw(static_cast<float>(start.to_double()));
-        delta = raw(static_cast<float>(step.to_double()));
+        first = bytes_of(static_cast<float>(start.to_double()));
+        delta = bytes_of(static_cast<float>(step.to_double()));
       }
     } else {
-      first = raw(start.to<int64_t>());
-      delta = raw(step.to<int64_t>());
+      first = bytes_of(start.to<int64_t>());
+      delta = bytes_of(step.to<int64_t>());
     }
     const KernelArg extra[] = {first.arg(), delta.arg()};
     const bp_tensor* tensors[] = {&out};
@@ -129,7 +120,7 @@ bp_status cat_kernel(const bp_call* c) {
       if (in.ndim != out.ndim) continue;  // a legacy empty [0] tensor (docs/ops.md)
       TensorView slice(out, in.ndim, in.shape, out.strides);
       slice.t.byte_offset = out.byte_offset + static_cast<uint64_t>(at * out.strides[dim]) * elem;
-      copy_raw(device, slice.t, in);
+      copy_bytes_of(device, slice.t, in);
       at += in.shape[dim];
     }
   });

@@ -21,8 +21,8 @@ bp_status unary_kernel(const bp_call* c) {
   return guarded([&] {
     const bp_tensor& self = tensor_arg(c, 0);
     const bp_tensor* tensors[] = {&output(c), &self};
-    launch_elementwise(device_for(context_of(c), self.dtype), kProgram, self.dtype,
-                       kernel_name(c), tensors);
+    launch_elementwise(device_for(context_of(c), self.dtype), kProgram, self.dtype, kernel_name(c),
+                       tensors);
   });
 }
 
@@ -31,8 +31,8 @@ bp_status binary_kernel(const bp_call* c) {
   return guarded([&] {
     const bp_tensor& self = tensor_arg(c, 0);
     const bp_tensor* tensors[] = {&output(c), &self, &tensor_arg(c, 1)};
-    launch_elementwise(device_for(context_of(c), self.dtype), kProgram, self.dtype,
-                       kernel_name(c), tensors);
+    launch_elementwise(device_for(context_of(c), self.dtype), kProgram, self.dtype, kernel_name(c),
+                       tensors);
   });
 }
 
@@ -45,8 +45,8 @@ bp_status add_sub_kernel(const bp_call* c) {
                                   ? int_value(self.dtype, 1)
                                   : scalar_value(self.dtype, sdk::Scalar(c->args[2]));
     const KernelArg extra[] = {alpha.arg()};
-    launch_elementwise(device_for(context_of(c), self.dtype), kProgram, self.dtype,
-                       kernel_name(c), tensors, extra);
+    launch_elementwise(device_for(context_of(c), self.dtype), kProgram, self.dtype, kernel_name(c),
+                       tensors, extra);
   });
 }
 
@@ -57,8 +57,9 @@ bp_status gelu_kernel(const bp_call* c) {
     const char* mode = c->args[1].tag == BP_VALUE_STRING ? c->args[1].u.s : "none";
     const bool tanh_form = std::strcmp(mode, "tanh") == 0;
     if (!tanh_form && std::strcmp(mode, "none") != 0)
-      throw sdk::Error(BP_ERR_INVALID_ARGUMENT,
-                       std::string("gelu: approximate must be 'none' or 'tanh', got '") + mode + "'");
+      throw sdk::Error(
+          BP_ERR_INVALID_ARGUMENT,
+          std::string("gelu: approximate must be 'none' or 'tanh', got '") + mode + "'");
     const bp_tensor* tensors[] = {&output(c), &self};
     launch_elementwise(device_for(context_of(c), self.dtype), kProgram, self.dtype,
                        tanh_form ? "gelu_tanh" : "gelu", tensors);
@@ -121,12 +122,13 @@ bp_status clamp_kernel(const bp_call* c) {
     const bool has_lo = c->args[1].tag != BP_VALUE_NONE;
     const bool has_hi = c->args[2].tag != BP_VALUE_NONE;
     if (!has_lo && !has_hi)
-      throw sdk::Error(BP_ERR_INVALID_ARGUMENT,
-                       std::string(c->op_name) + ": at least one of 'min' or 'max' must not be None");
-    const ScalarValue lo = has_lo ? scalar_value(self.dtype, sdk::Scalar(c->args[1]))
-                                  : int_value(self.dtype, 0);
-    const ScalarValue hi = has_hi ? scalar_value(self.dtype, sdk::Scalar(c->args[2]))
-                                  : int_value(self.dtype, 0);
+      throw sdk::Error(
+          BP_ERR_INVALID_ARGUMENT,
+          std::string(c->op_name) + ": at least one of 'min' or 'max' must not be None");
+    const ScalarValue lo =
+        has_lo ? scalar_value(self.dtype, sdk::Scalar(c->args[1])) : int_value(self.dtype, 0);
+    const ScalarValue hi =
+        has_hi ? scalar_value(self.dtype, sdk::Scalar(c->args[2])) : int_value(self.dtype, 0);
     const int32_t lo_flag = has_lo, hi_flag = has_hi;
     const KernelArg extra[] = {lo.arg(), hi.arg(), value_arg(lo_flag), value_arg(hi_flag)};
     const bp_tensor* tensors[] = {&output(c), &self};
@@ -184,18 +186,12 @@ void register_elementwise(Registry& r) {
       {"erf", "erf_", BP_DTYPES_FLOATING},
   };
   static const Entry binary[] = {
-      {"mul.Tensor", "mul", BP_DTYPES_ALL},
-      {"div.Tensor", "div_", BP_DTYPES_FLOATING},
-      {"pow.Tensor_Tensor", "pow_", kAllButBool},
-      {"maximum", "maximum", BP_DTYPES_ALL},
-      {"minimum", "minimum", BP_DTYPES_ALL},
-      {"eq.Tensor", "eq", BP_DTYPES_ALL},
-      {"ne.Tensor", "ne", BP_DTYPES_ALL},
-      {"lt.Tensor", "lt", BP_DTYPES_ALL},
-      {"le.Tensor", "le", BP_DTYPES_ALL},
-      {"gt.Tensor", "gt", BP_DTYPES_ALL},
-      {"ge.Tensor", "ge", BP_DTYPES_ALL},
-      {"logical_and", "logical_and", BP_DTYPES_ALL},
+      {"mul.Tensor", "mul", BP_DTYPES_ALL},        {"div.Tensor", "div_", BP_DTYPES_FLOATING},
+      {"pow.Tensor_Tensor", "pow_", kAllButBool},  {"maximum", "maximum", BP_DTYPES_ALL},
+      {"minimum", "minimum", BP_DTYPES_ALL},       {"eq.Tensor", "eq", BP_DTYPES_ALL},
+      {"ne.Tensor", "ne", BP_DTYPES_ALL},          {"lt.Tensor", "lt", BP_DTYPES_ALL},
+      {"le.Tensor", "le", BP_DTYPES_ALL},          {"gt.Tensor", "gt", BP_DTYPES_ALL},
+      {"ge.Tensor", "ge", BP_DTYPES_ALL},          {"logical_and", "logical_and", BP_DTYPES_ALL},
       {"logical_or", "logical_or", BP_DTYPES_ALL},
   };
   for (const Entry& e : unary) r.add(e.op, e.dtypes, unary_kernel, e.kernel);

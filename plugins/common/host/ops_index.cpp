@@ -31,14 +31,14 @@ void take(const bp_call* c, const bp_tensor& self, int64_t dim, const bp_tensor&
   DeviceBuffer status(device, 16);
   const int64_t zeros[2] = {0, 0};
   device.write(status.address(), zeros, sizeof zeros);
-  const int64_t dim_stride = self.strides[dim], dim_size = self.shape[dim];
-  const KernelArg args[] = {memory_arg(out.data),    memory_arg(self.data),
-                            memory_arg(index.data),  memory_arg(status.address()),
-                            value_arg(g),            value_arg(dim_stride),
-                            value_arg(dim_size)};
+  const int64_t dim_stride = self.strides[dim], dim_size = self.shape[dim], n = numel(out);
+  const KernelArg args[] = {memory_arg(out.data),   memory_arg(self.data),
+                            memory_arg(index.data), memory_arg(status.address()),
+                            value_arg(g),           value_arg(n),
+                            value_arg(dim_stride),  value_arg(dim_size)};
   const char* kernel = index.dtype == BP_DTYPE_I64 ? "take_i64" : "take_i32";
   device.launch(device.kernel(kProgram, variant(self.dtype), kernel), args,
-                range_1d(static_cast<size_t>(numel(out))));
+                whole_groups(device, n));
   int64_t result[2];
   device.read(result, status.address(), sizeof result);
   if (static_cast<int32_t>(result[0]) != 0)

@@ -10,8 +10,8 @@ namespace bp::clk {
 void Registry::add(const char* op, bp_dtype_mask dtypes, bp_kernel_fn fn, const char* kernel) {
   const bp_dtype_mask mask = dtypes & dtypes_;
   if (mask == 0) return;
-  const bp_status s = host_->register_kernel(host_->host, backend_, op, mask, fn,
-                                             const_cast<char*>(kernel));
+  const bp_status s =
+      host_->register_kernel(host_->host, backend_, op, mask, fn, const_cast<char*>(kernel));
   if (s != BP_OK)
     throw sdk::Error::reported_by_host(s, std::string("register_kernel(") + op + ") failed");
 }
