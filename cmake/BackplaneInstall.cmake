@@ -78,11 +78,16 @@ install(FILES ${PROJECT_BINARY_DIR}/cmake/BackplaneConfig.cmake
 # The reference backend is not installed as a loadable plugin: it is built into the runtime,
 # so discovery would find a second plugin named "reference" and report it refused on every
 # run. Its module build (build/plugins/) exists for the loader tests.
-foreach(plugin backplane_plugin_cpu backplane_plugin_opencl)
+foreach(plugin backplane_plugin_cpu backplane_plugin_opencl backplane_plugin_level_zero)
   if(TARGET ${plugin})
     install(TARGETS ${plugin} LIBRARY DESTINATION ${BP_INSTALL_PLUGIN_SUBDIR} COMPONENT runtime)
   endif()
 endforeach()
+# The Level Zero plugin's SPIR-V kernels, in the folder beside it where it looks for them.
+if(TARGET backplane_plugin_level_zero AND BP_LEVEL_ZERO_SPIRV_FILES)
+  install(FILES ${BP_LEVEL_ZERO_SPIRV_FILES}
+          DESTINATION ${BP_INSTALL_PLUGIN_SUBDIR}/${BP_LEVEL_ZERO_KERNEL_SUBDIR} COMPONENT runtime)
+endif()
 
 # ---- the template plugin, for vendors who start from the installed SDK ----
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/plugin-sdk/template/
