@@ -48,6 +48,7 @@ Compute::Compute(Device& device)
 }
 
 Compute::~Compute() {
+  release_gemm();
   for (auto& [key, k] : kernels_) clReleaseKernel(k);
   for (auto& [key, p] : programs_) clReleaseProgram(p);
 }

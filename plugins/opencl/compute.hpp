@@ -30,12 +30,15 @@ class Compute final : public clk::ComputeDevice {
   void write(void* device_address, const void* host, size_t bytes) override;
   bool has_fp64() const override { return fp64_; }
   size_t max_work_group_size() const override { return max_group_; }
+  // CLBlast where the plugin was built with it (gemm_clblast.cpp).
+  bool gemm(const clk::GemmArgs& args) override;
 
   // The buffer an address names (the base of an allocation); throws when it is none.
   cl_mem buffer_of(const void* device_address, size_t* offset) const;
 
  private:
   cl_program build(const char* program, const char* variant);
+  void release_gemm() noexcept;  // gemm_clblast.cpp
 
   Device& device_;
   bool fp64_;
@@ -43,6 +46,7 @@ class Compute final : public clk::ComputeDevice {
   std::mutex mu_;
   std::map<std::string, cl_program> programs_;  // "program/variant"
   std::map<std::string, cl_kernel> kernels_;    // "program/variant/name"
+  bool gemm_used_ = false;                      // under mu_
 };
 
 }  // namespace bp::opencl

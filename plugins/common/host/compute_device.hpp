@@ -49,6 +49,32 @@ inline LaunchRange range_1d(size_t global, size_t local = 0) {
   return r;
 }
 
+// One matrix of a GEMM, in the storage order of GemmArgs::row_major: `data` is a device
+// address returned by alloc (the base of an allocation), `offset` the first element's index
+// from it, `ld` the leading dimension (elements from one row to the next in row-major order,
+// one column to the next in column-major order), `batch_stride` the elements from one
+// batch's matrix to the next (0: every batch uses the same matrix), and `transposed` that
+// the stored matrix is the transpose of the operand (a and b only).
+struct GemmMatrix {
+  const void* data = nullptr;
+  int64_t offset = 0;
+  int64_t ld = 0;
+  int64_t batch_stride = 0;
+  bool transposed = false;
+};
+
+// c[i] = alpha * op(a[i]) x op(b[i]) + beta * c[i] for every batch i < batch, in BLAS terms:
+// c is m x n, op(a) m x k, op(b) k x n, all three stored in one order (row_major or
+// column-major). m, n, k and batch are at least 1.
+struct GemmArgs {
+  bp_dtype dtype = BP_DTYPE_F32;
+  bool row_major = true;
+  int64_t m = 0, n = 0, k = 0;
+  int64_t batch = 1;
+  double alpha = 1, beta = 0;
+  GemmMatrix a, b, c;
+};
+
 // One device that runs the kernels. Every function may be called from any thread; an
 // implementation serialises argument setting and enqueueing per device. Errors throw
 // sdk::Error naming what failed (program, variant, kernel, driver status).
@@ -78,6 +104,11 @@ class ComputeDevice {
   virtual bool has_fp64() const = 0;
   // The largest work-group the device runs (reductions size their groups by it).
   virtual size_t max_work_group_size() const = 0;
+
+  // (optional) A vendor GEMM (the OpenCL plugin: CLBlast), queued in order with launches.
+  // Returns false, having queued nothing, when the device has none or does not take these
+  // arguments (dtype, layout): the caller then runs the tiled kernel of cl/matmul.cl.
+  virtual bool gemm(const GemmArgs& /*args*/) { return false; }
 };
 
 }  // namespace bp::clk
