@@ -90,7 +90,7 @@ class DeviceBuffer {
 // The work-group size of elementwise launches: one fixed size, so that drivers compiling a
 // kernel per group size (PoCL) compile it once, and a multiple of every GPU's SIMD width.
 // Launches round up to whole groups; kernels skip work-items at or past `n`.
-inline constexpr size_t kElementwiseGroup = 64;
+inline constexpr size_t kElementwiseGroup = 256;
 size_t elementwise_group(const ComputeDevice& device);
 // `n` work-items rounded up to whole elementwise groups.
 LaunchRange whole_groups(const ComputeDevice& device, int64_t n);
