@@ -49,19 +49,19 @@ inline C bp_from_double(double d) {
 }
 #endif
 
-#define COPY_FROM(stag, FROM)                                                             \
-  __kernel void copy_from_##stag(__global T* out, __global const st_##stag* a,             \
-                                 const bp_geom g, const long n) {                         \
-    const long i = get_global_id(0);                                                      \
-    if (i >= n) return;                                                                   \
-    long off[2];                                                                          \
-    BP_OFFSETS(g, i, 2, off);                                                             \
-    STORE(out, off[0], FROM(LD_##stag(a, off[1])));                                       \
-  }                                                                                       \
-  __kernel void copy_from_##stag##_contig(__global T* out, __global const st_##stag* a,    \
-                                          const long o0, const long o1) {                 \
-    const long i = get_global_id(0);                                                      \
-    STORE(out, o0 + i, FROM(LD_##stag(a, o1 + i)));                                       \
+#define COPY_FROM(stag, FROM)                                                                   \
+  __kernel void copy_from_##stag(__global T* out, __global const st_##stag* a, const bp_geom g, \
+                                 const long n) {                                                \
+    const long i = get_global_id(0);                                                            \
+    if (i >= n) return;                                                                         \
+    long off[2];                                                                                \
+    BP_OFFSETS(g, i, 2, off);                                                                   \
+    STORE(out, off[0], FROM(LD_##stag(a, off[1])));                                             \
+  }                                                                                             \
+  __kernel void copy_from_##stag##_contig(__global T* out, __global const st_##stag* a,         \
+                                          const long o0, const long o1) {                       \
+    const long i = get_global_id(0);                                                            \
+    STORE(out, o0 + i, FROM(LD_##stag(a, o1 + i)));                                             \
   }
 
 COPY_FROM(bool, bp_from_long)

@@ -9,40 +9,40 @@
 // shape and converted them to the variant's dtype (docs/ops.md). Values are computed in C
 // (float for f16/bf16/f32) and rounded once on store.
 
-#define EW_UNARY(name, OT, SO, EXPR, ...)                                                  \
-  __kernel void name(__global OT* out, __global const T* a, const bp_geom g,                \
-                     const long n __VA_ARGS__) {                                         \
-    const long i = get_global_id(0);                                                     \
-    if (i >= n) return;                                                                  \
-    long off[2];                                                                         \
-    BP_OFFSETS(g, i, 2, off);                                                            \
-    const C x = LOAD(a, off[1]);                                                         \
-    SO(out, off[0], (EXPR));                                                             \
-  }                                                                                      \
-  __kernel void name##_contig(__global OT* out, __global const T* a, const long o0,        \
-                              const long o1 __VA_ARGS__) {                               \
-    const long i = get_global_id(0);                                                     \
-    const C x = LOAD(a, o1 + i);                                                         \
-    SO(out, o0 + i, (EXPR));                                                             \
+#define EW_UNARY(name, OT, SO, EXPR, ...)                                           \
+  __kernel void name(__global OT* out, __global const T* a, const bp_geom g,        \
+                     const long n __VA_ARGS__) {                                    \
+    const long i = get_global_id(0);                                                \
+    if (i >= n) return;                                                             \
+    long off[2];                                                                    \
+    BP_OFFSETS(g, i, 2, off);                                                       \
+    const C x = LOAD(a, off[1]);                                                    \
+    SO(out, off[0], (EXPR));                                                        \
+  }                                                                                 \
+  __kernel void name##_contig(__global OT* out, __global const T* a, const long o0, \
+                              const long o1 __VA_ARGS__) {                          \
+    const long i = get_global_id(0);                                                \
+    const C x = LOAD(a, o1 + i);                                                    \
+    SO(out, o0 + i, (EXPR));                                                        \
   }
 
-#define EW_BINARY(name, OT, SO, EXPR, ...)                                                 \
-  __kernel void name(__global OT* out, __global const T* a, __global const T* b,           \
-                     const bp_geom g, const long n __VA_ARGS__) {                        \
-    const long i = get_global_id(0);                                                     \
-    if (i >= n) return;                                                                  \
-    long off[3];                                                                         \
-    BP_OFFSETS(g, i, 3, off);                                                            \
-    const C x = LOAD(a, off[1]);                                                         \
-    const C y = LOAD(b, off[2]);                                                         \
-    SO(out, off[0], (EXPR));                                                             \
-  }                                                                                      \
-  __kernel void name##_contig(__global OT* out, __global const T* a, __global const T* b,  \
-                              const long o0, const long o1, const long o2 __VA_ARGS__) { \
-    const long i = get_global_id(0);                                                     \
-    const C x = LOAD(a, o1 + i);                                                         \
-    const C y = LOAD(b, o2 + i);                                                         \
-    SO(out, o0 + i, (EXPR));                                                             \
+#define EW_BINARY(name, OT, SO, EXPR, ...)                                                        \
+  __kernel void name(__global OT* out, __global const T* a, __global const T* b, const bp_geom g, \
+                     const long n __VA_ARGS__) {                                                  \
+    const long i = get_global_id(0);                                                              \
+    if (i >= n) return;                                                                           \
+    long off[3];                                                                                  \
+    BP_OFFSETS(g, i, 3, off);                                                                     \
+    const C x = LOAD(a, off[1]);                                                                  \
+    const C y = LOAD(b, off[2]);                                                                  \
+    SO(out, off[0], (EXPR));                                                                      \
+  }                                                                                               \
+  __kernel void name##_contig(__global OT* out, __global const T* a, __global const T* b,         \
+                              const long o0, const long o1, const long o2 __VA_ARGS__) {          \
+    const long i = get_global_id(0);                                                              \
+    const C x = LOAD(a, o1 + i);                                                                  \
+    const C y = LOAD(b, o2 + i);                                                                  \
+    SO(out, o0 + i, (EXPR));                                                                      \
   }
 
 // ---- helpers ------------------------------------------------------------------------------
@@ -195,14 +195,14 @@ EW_UNARY(clamp_, T, STORE, bp_clamp(x, lo, hi, has_lo, has_hi), , const C lo, co
 #if defined(BP_FLOATING)
 EW_BINARY(add, T, STORE, x + alpha * y, , const C alpha)
 EW_BINARY(sub, T, STORE, x - alpha * y, , const C alpha)
-EW_BINARY(mul, T, STORE, x * y)
+EW_BINARY(mul, T, STORE, x* y)
 EW_BINARY(div_, T, STORE, x / y)
 EW_BINARY(div_trunc, T, STORE, bp_trunc_divide(x, y))
 EW_BINARY(div_floor, T, STORE, bp_floor_divide(x, y))
 EW_BINARY(pow_, T, STORE, pow(x, y))
 #elif defined(BP_IS_BOOL)
 EW_BINARY(add, T, STORE, x || (alpha && y), , const C alpha)
-EW_BINARY(mul, T, STORE, x && y)
+EW_BINARY(mul, T, STORE, x&& y)
 #else
 EW_BINARY(add, T, STORE, WRAP_ADD(x, WRAP_MUL(alpha, y)), , const C alpha)
 EW_BINARY(sub, T, STORE, WRAP_SUB(x, WRAP_MUL(alpha, y)), , const C alpha)

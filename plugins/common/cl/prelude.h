@@ -200,16 +200,16 @@ typedef struct {
 } bp_geom;
 
 // Element offsets of operands 0..n-1 for the linear (row-major) index i.
-#define BP_OFFSETS(g, i, n, off)                   \
-  do {                                             \
-    long rem_ = (i);                               \
-    for (int k_ = 0; k_ < (n); ++k_) off[k_] = (g).offset[k_]; \
-    for (int d_ = (g).ndim - 1; d_ >= 0; --d_) {   \
-      const long sz_ = (g).size[d_];               \
-      const long id_ = rem_ % sz_;                 \
-      rem_ /= sz_;                                 \
+#define BP_OFFSETS(g, i, n, off)                                            \
+  do {                                                                      \
+    long rem_ = (i);                                                        \
+    for (int k_ = 0; k_ < (n); ++k_) off[k_] = (g).offset[k_];              \
+    for (int d_ = (g).ndim - 1; d_ >= 0; --d_) {                            \
+      const long sz_ = (g).size[d_];                                        \
+      const long id_ = rem_ % sz_;                                          \
+      rem_ /= sz_;                                                          \
       for (int k_ = 0; k_ < (n); ++k_) off[k_] += id_ * (g).stride[k_][d_]; \
-    }                                              \
+    }                                                                       \
   } while (0)
 
 // A reduction (host/geometry.hpp ReduceGeom): the kept dims with the input's and output's

@@ -8,55 +8,55 @@
 
 #define BP_WG_MAX 256
 
-#define RED_SETUP                                                              \
-  const long o = get_group_id(0);                                              \
-  const int lid = (int)get_local_id(0);                                        \
-  const int wg = (int)get_local_size(0);                                       \
-  long in_base = g.in_offset, out_off = g.out_offset;                          \
-  {                                                                            \
-    long rem_ = o;                                                             \
-    for (int d_ = g.nkept - 1; d_ >= 0; --d_) {                                \
-      const long id_ = rem_ % g.kept_size[d_];                                 \
-      rem_ /= g.kept_size[d_];                                                 \
-      in_base += id_ * g.kept_in_stride[d_];                                   \
-      out_off += id_ * g.kept_out_stride[d_];                                  \
-    }                                                                          \
-  }                                                                            \
-  long count = 1;                                                              \
+#define RED_SETUP                                     \
+  const long o = get_group_id(0);                     \
+  const int lid = (int)get_local_id(0);               \
+  const int wg = (int)get_local_size(0);              \
+  long in_base = g.in_offset, out_off = g.out_offset; \
+  {                                                   \
+    long rem_ = o;                                    \
+    for (int d_ = g.nkept - 1; d_ >= 0; --d_) {       \
+      const long id_ = rem_ % g.kept_size[d_];        \
+      rem_ /= g.kept_size[d_];                        \
+      in_base += id_ * g.kept_in_stride[d_];          \
+      out_off += id_ * g.kept_out_stride[d_];         \
+    }                                                 \
+  }                                                   \
+  long count = 1;                                     \
   for (int d_ = 0; d_ < g.nred; ++d_) count *= g.red_size[d_];
 
 // The input offset of reduced element r (row-major over the reduced dims).
-#define RED_OFFSET(r, res)                                                     \
-  do {                                                                         \
-    long rem_ = (r);                                                           \
-    res = in_base;                                                             \
-    for (int d_ = g.nred - 1; d_ >= 0; --d_) {                                 \
-      const long id_ = rem_ % g.red_size[d_];                                  \
-      rem_ /= g.red_size[d_];                                                  \
-      res += id_ * g.red_stride[d_];                                           \
-    }                                                                          \
+#define RED_OFFSET(r, res)                     \
+  do {                                         \
+    long rem_ = (r);                           \
+    res = in_base;                             \
+    for (int d_ = g.nred - 1; d_ >= 0; --d_) { \
+      const long id_ = rem_ % g.red_size[d_];  \
+      rem_ /= g.red_size[d_];                  \
+      res += id_ * g.red_stride[d_];           \
+    }                                          \
   } while (0)
 
 // A fold into ACC: acc = STEP(acc, x) per element, partials merged with MERGE(a, b),
 // the result written with FINISH(out, offset, acc).
-#define RED_FOLD(name, OT, ACC, INIT, STEP, MERGE, FINISH)                     \
+#define RED_FOLD(name, OT, ACC, INIT, STEP, MERGE, FINISH)                       \
   __kernel void name(__global const T* in, __global OT* out, const bp_rgeom g) { \
-    __local ACC scratch[BP_WG_MAX];                                            \
-    RED_SETUP                                                                  \
-    ACC acc = INIT;                                                            \
-    for (long r = lid; r < count; r += wg) {                                   \
-      long off;                                                                \
-      RED_OFFSET(r, off);                                                      \
-      const C x = LOAD(in, off);                                               \
-      acc = STEP(acc, x);                                                      \
-    }                                                                          \
-    scratch[lid] = acc;                                                        \
-    for (int s = wg / 2; s > 0; s >>= 1) {                                     \
-      barrier(CLK_LOCAL_MEM_FENCE);                                            \
-      if (lid < s) scratch[lid] = MERGE(scratch[lid], scratch[lid + s]);       \
-    }                                                                          \
-    barrier(CLK_LOCAL_MEM_FENCE);                                              \
-    if (lid == 0) FINISH(out, out_off, scratch[0]);                            \
+    __local ACC scratch[BP_WG_MAX];                                              \
+    RED_SETUP                                                                    \
+    ACC acc = INIT;                                                              \
+    for (long r = lid; r < count; r += wg) {                                     \
+      long off;                                                                  \
+      RED_OFFSET(r, off);                                                        \
+      const C x = LOAD(in, off);                                                 \
+      acc = STEP(acc, x);                                                        \
+    }                                                                            \
+    scratch[lid] = acc;                                                          \
+    for (int s = wg / 2; s > 0; s >>= 1) {                                       \
+      barrier(CLK_LOCAL_MEM_FENCE);                                              \
+      if (lid < s) scratch[lid] = MERGE(scratch[lid], scratch[lid + s]);         \
+    }                                                                            \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                \
+    if (lid == 0) FINISH(out, out_off, scratch[0]);                              \
   }
 
 #define BP_ADD(a, b) ((a) + (b))
@@ -137,34 +137,34 @@ inline int bp_arg_beats(C a, long ia, C b, long ib, int want_max) {
   return want_max ? b > a : b < a;
 }
 
-#define ARG_REDUCE(name, WANT_MAX)                                               \
-  __kernel void name(__global const T* in, __global long* out, const bp_rgeom g) { \
-    __local C best_value[BP_WG_MAX];                                             \
-    __local long best_index[BP_WG_MAX];                                          \
-    RED_SETUP                                                                    \
-    C value = 0;                                                                 \
-    long index = -1;                                                             \
-    for (long r = lid; r < count; r += wg) {                                     \
-      long off;                                                                  \
-      RED_OFFSET(r, off);                                                        \
-      const C x = LOAD(in, off);                                                 \
-      if (bp_arg_beats(value, index, x, r, WANT_MAX)) {                          \
-        value = x;                                                               \
-        index = r;                                                               \
-      }                                                                          \
-    }                                                                            \
-    best_value[lid] = value;                                                     \
-    best_index[lid] = index;                                                     \
-    for (int s = wg / 2; s > 0; s >>= 1) {                                       \
-      barrier(CLK_LOCAL_MEM_FENCE);                                              \
+#define ARG_REDUCE(name, WANT_MAX)                                                       \
+  __kernel void name(__global const T* in, __global long* out, const bp_rgeom g) {       \
+    __local C best_value[BP_WG_MAX];                                                     \
+    __local long best_index[BP_WG_MAX];                                                  \
+    RED_SETUP                                                                            \
+    C value = 0;                                                                         \
+    long index = -1;                                                                     \
+    for (long r = lid; r < count; r += wg) {                                             \
+      long off;                                                                          \
+      RED_OFFSET(r, off);                                                                \
+      const C x = LOAD(in, off);                                                         \
+      if (bp_arg_beats(value, index, x, r, WANT_MAX)) {                                  \
+        value = x;                                                                       \
+        index = r;                                                                       \
+      }                                                                                  \
+    }                                                                                    \
+    best_value[lid] = value;                                                             \
+    best_index[lid] = index;                                                             \
+    for (int s = wg / 2; s > 0; s >>= 1) {                                               \
+      barrier(CLK_LOCAL_MEM_FENCE);                                                      \
       if (lid < s && bp_arg_beats(best_value[lid], best_index[lid], best_value[lid + s], \
-                                  best_index[lid + s], WANT_MAX)) {              \
-        best_value[lid] = best_value[lid + s];                                   \
-        best_index[lid] = best_index[lid + s];                                   \
-      }                                                                          \
-    }                                                                            \
-    barrier(CLK_LOCAL_MEM_FENCE);                                                \
-    if (lid == 0) out[out_off] = best_index[0];                                  \
+                                  best_index[lid + s], WANT_MAX)) {                      \
+        best_value[lid] = best_value[lid + s];                                           \
+        best_index[lid] = best_index[lid + s];                                           \
+      }                                                                                  \
+    }                                                                                    \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                        \
+    if (lid == 0) out[out_off] = best_index[0];                                          \
   }
 
 #ifndef BP_IS_BOOL
