@@ -1,11 +1,12 @@
 // The public side of the caching allocator (dispatch/src/memory.cpp, memory.hpp): the
 // statistics add up, empty_cache returns cached blocks to the plugin, direct mode bypasses
-// the cache.
+// the cache, and apply_config sets the mode.
 #include "fixture_plugin.hpp"
 
 #include "plugin_test_support.hpp"
 
 #include <backplane/backplane.hpp>
+#include <backplane/dispatch/config.hpp>
 
 #include <doctest/doctest.h>
 
@@ -158,4 +159,13 @@ TEST_CASE("direct mode: one plugin alloc and free per tensor, exact sizes, nothi
     kept = bp::Tensor();
     CHECK(t.state.bytes_in_use == 0);
   }
+}
+
+TEST_CASE("apply_config sets the allocator mode from memory.allocator") {
+  const bp::AllocatorMode saved = bp::allocator_mode();
+  bp::apply_config(bp::Config::parse("[memory]\nallocator = \"direct\"\n", "m.toml"));
+  CHECK(bp::allocator_mode() == bp::AllocatorMode::Direct);
+  bp::apply_config(bp::Config{});
+  CHECK(bp::allocator_mode() == bp::AllocatorMode::Caching);
+  bp::set_allocator_mode(saved);
 }
