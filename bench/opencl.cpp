@@ -5,7 +5,8 @@
 //     in its own context and queue (GB/s counting 12 bytes per element; goal >= 90%);
 //   - tiny-op latency: a 1-element add synchronised after every op, and pipelined (kPipeline
 //     ops, then one synchronise; and the enqueues alone, the host's share), against the plain
-//     kernel with clEnqueueNDRangeKernel and clFinish;
+//     kernel with clEnqueueNDRangeKernel and clFinish; and the allocating bp::add with the
+//     caching allocator against the same with allocator mode direct (docs/allocator.md);
 //   - f32 matmul GFLOP/s: bp::matmul_out (the plugin's default, and its tiled kernel forced
 //     with BACKPLANE_OPENCL_MATMUL=tiled) against CLBlastSgemm called directly.
 // Every timed iteration ends with the device idle (the public device API's synchronize, or
@@ -235,6 +236,52 @@ void BM_cl_add_1_enqueue(benchmark::State& state) {
   }
 }
 
+// Allocating tiny ops: bp::add (a new output each time) with the caching allocator and
+// without it (allocator mode direct: each output is a clCreateBuffer, each free a
+// clReleaseMemObject). The plain kernel above (no allocation) is the anchor.
+class AllocatorModeScope {
+ public:
+  explicit AllocatorModeScope(bp::AllocatorMode mode) { bp::set_allocator_mode(mode); }
+  ~AllocatorModeScope() { bp::set_allocator_mode(saved_); }
+  AllocatorModeScope(const AllocatorModeScope&) = delete;
+  AllocatorModeScope& operator=(const AllocatorModeScope&) = delete;
+
+ private:
+  bp::AllocatorMode saved_ = bp::allocator_mode();
+};
+void add_1_alloc_sync(benchmark::State& state, bp::AllocatorMode mode) {
+  const AllocatorModeScope scope(mode);
+  const bp::Tensor a = bp::full({1}, 1.5, bp::ScalarType::Float32, kDevice);
+  const bp::Tensor b = bp::full({1}, 2.0, bp::ScalarType::Float32, kDevice);
+  { const bp::Tensor warm = bp::add(a, b); }  // steady state: the cache holds the block
+  for (auto _ : state) {
+    bp::Tensor c = bp::add(a, b);
+    synchronize();
+  }
+}
+void add_1_alloc_pipelined(benchmark::State& state, bp::AllocatorMode mode) {
+  const AllocatorModeScope scope(mode);
+  const bp::Tensor a = bp::full({1}, 1.5, bp::ScalarType::Float32, kDevice);
+  const bp::Tensor b = bp::full({1}, 2.0, bp::ScalarType::Float32, kDevice);
+  { const bp::Tensor warm = bp::add(a, b); }  // steady state: the cache holds the block
+  for (auto _ : state) {
+    for (int i = 0; i < kPipeline; ++i) bp::Tensor c = bp::add(a, b);
+    synchronize();
+  }
+}
+void BM_bp_add_1_alloc_sync(benchmark::State& state) {
+  add_1_alloc_sync(state, bp::AllocatorMode::Caching);
+}
+void BM_bp_add_1_alloc_direct_sync(benchmark::State& state) {
+  add_1_alloc_sync(state, bp::AllocatorMode::Direct);
+}
+void BM_bp_add_1_alloc_pipelined(benchmark::State& state) {
+  add_1_alloc_pipelined(state, bp::AllocatorMode::Caching);
+}
+void BM_bp_add_1_alloc_direct_pipelined(benchmark::State& state) {
+  add_1_alloc_pipelined(state, bp::AllocatorMode::Direct);
+}
+
 // --- f32 matmul ----------------------------------------------------------------------
 
 std::vector<float> random_matrix(int64_t n, unsigned seed) {
@@ -454,6 +501,10 @@ BENCHMARK(BM_bp_add_1_pipelined)->Apply(timed)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_cl_add_1_pipelined)->Apply(timed)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_bp_add_1_enqueue)->Apply(timed)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_cl_add_1_enqueue)->Apply(timed)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_bp_add_1_alloc_sync)->Apply(timed)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_bp_add_1_alloc_direct_sync)->Apply(timed)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_bp_add_1_alloc_pipelined)->Apply(timed)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_bp_add_1_alloc_direct_pipelined)->Apply(timed)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_bp_matmul)->Apply(sizes);
 BENCHMARK(BM_bp_matmul_tiled)->Apply(sizes);
 #if BP_BENCH_HAVE_CLBLAST
@@ -502,6 +553,14 @@ int main(int argc, char** argv) try {
   print_row("add 1 element, enqueue only, us/op", "opencl:0",
             per_op("BM_bp_add_1_enqueue", kPipeline), "plain kernel",
             per_op("BM_cl_add_1_enqueue", kPipeline));
+  print_row("bp::add 1 element, sync per op, us", "caching", per_op("BM_bp_add_1_alloc_sync", 1),
+            "direct alloc", per_op("BM_bp_add_1_alloc_direct_sync", 1));
+  print_row("bp::add 1 element, pipelined, us/op", "caching",
+            per_op("BM_bp_add_1_alloc_pipelined", kPipeline), "direct alloc",
+            per_op("BM_bp_add_1_alloc_direct_pipelined", kPipeline));
+  print_row("bp::add 1 element, pipelined, us/op", "caching",
+            per_op("BM_bp_add_1_alloc_pipelined", kPipeline), "plain kernel",
+            per_op("BM_cl_add_1_pipelined", kPipeline), " (no allocation)");
   for (int n : {256, 512, 1024}) {
     const std::string arg = "/" + std::to_string(n);
     const double flop = 2e-9 * n * n * n;

@@ -74,8 +74,10 @@ class Reader {
         read_fallback(table_at(key, value, "fallback"), config.fallback);
       } else if (name == "backends") {
         read_backends(table_at(key, value, "backends"), config.backend_options);
+      } else if (name == "memory") {
+        read_memory(table_at(key, value, "memory"), config.memory);
       } else {
-        unknown_key(key, name, "plugins, devices, fallback or backends");
+        unknown_key(key, name, "plugins, devices, fallback, memory or backends");
       }
     }
     check_default_against_priority(config.devices);
@@ -215,6 +217,23 @@ class Reader {
         }
       } else {
         unknown_key(key, fmt::format("fallback.{}", name), "policy or ops");
+      }
+    }
+  }
+
+  void read_memory(const toml::table& table, Config::Memory& out) const {
+    for (auto&& [key, value] : table) {
+      const std::string_view name = key.str();
+      if (name == "allocator") {
+        const std::string& text = string_at(value, "memory.allocator");
+        const std::optional<AllocatorMode> mode = parse_allocator_mode(text);
+        if (!mode) {
+          fail(value.source(), "memory.allocator",
+               fmt::format("expected \"caching\" or \"direct\", got \"{}\"", text));
+        }
+        out.allocator = {*mode, origin(key.source())};
+      } else {
+        unknown_key(key, fmt::format("memory.{}", name), "allocator");
       }
     }
   }
@@ -411,6 +430,8 @@ std::vector<Config::Entry> Config::entries() const {
     out.push_back({"fallback.ops." + backend, quoted(setting.value), setting.origin});
   for (const auto& [name, setting] : backend_options)
     out.push_back({"backends." + name + ".options", setting.value, setting.origin});
+  out.push_back({"memory.allocator", std::string(to_string(memory.allocator.value)),
+                 memory.allocator.origin});
   out.push_back({"trace", trace_file.value.string(), trace_file.origin});
   return out;
 }
@@ -481,6 +502,12 @@ void apply_environment(Config& config) {
     BP_CHECK(policy.has_value(), ErrorCode::Parse,
              "BACKPLANE_FALLBACK: expected \"error\" or \"cpu\", got \"{}\"", text);
     config.fallback.policy = {*policy, "BACKPLANE_FALLBACK"};
+  }
+  if (const char* text = env("BACKPLANE_ALLOCATOR")) {
+    const std::optional<AllocatorMode> mode = parse_allocator_mode(text);
+    BP_CHECK(mode.has_value(), ErrorCode::Parse,
+             "BACKPLANE_ALLOCATOR: expected \"caching\" or \"direct\", got \"{}\"", text);
+    config.memory.allocator = {*mode, "BACKPLANE_ALLOCATOR"};
   }
   if (const char* text = env("BACKPLANE_TRACE"))
     config.trace_file = {fs::path(text), "BACKPLANE_TRACE"};

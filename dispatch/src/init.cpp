@@ -7,6 +7,7 @@
 #include "backplane/core/device.hpp"
 #include "backplane/core/error.hpp"
 #include "backplane/dispatch/fallback.hpp"
+#include "backplane/dispatch/memory.hpp"
 #include "backplane/dispatch/trace.hpp"
 
 #include <algorithm>
@@ -38,6 +39,7 @@ void apply_config(const Config& config) {
   for (const auto& [backend, setting] : config.fallback.ops)
     for (const std::string& op : config.forced_ops(backend)) force_fallback(backend, op);
   detail::Runtime::get().set_default_selector(config.default_selector());
+  set_allocator_mode(config.memory.allocator.value);
   // Started, never stopped, here: a trace the application started itself goes on until it
   // stops it (or until exit, where the file is written).
   if (!config.trace_file.value.empty()) start_trace(config.trace_file.value);

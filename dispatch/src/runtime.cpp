@@ -175,7 +175,7 @@ Backend& Runtime::backend_for(Device device, std::string_view op) const {
   return *b;
 }
 
-Allocator& Runtime::allocator(Device device) {
+CachingAllocator& Runtime::allocator(Device device) {
   Backend& b = backend_for(device);
   return *b.allocators[static_cast<size_t>(device.index)];
 }
@@ -439,7 +439,7 @@ bp_status Runtime::register_backend(HostContext* h, const char* name, const bp_d
   }
   b->device_count = count;
   for (int32_t i = 0; i < count; ++i)
-    b->allocators.push_back(std::make_unique<DeviceAllocator>(b.get(), i));
+    b->allocators.push_back(std::make_unique<CachingAllocator>(b.get(), i));
   b->active = true;
   plugins_[h->plugin]->backends.push_back(type);
   backends_[type].store(b.get(), std::memory_order_release);
@@ -514,6 +514,8 @@ void Runtime::remove_plugin_locked(uint32_t plugin) {
   PluginRecord& rec = *plugins_[plugin];
   for (DeviceType t : rec.backends) {
     Backend* b = backends_[t].load();
+    // Cached blocks go back while the plugin can still free them (its shutdown follows).
+    for (const auto& a : b->allocators) a->close();
     b->active = false;
     backends_[t].store(nullptr, std::memory_order_release);
     generation_.fetch_add(1, std::memory_order_acq_rel);

@@ -10,6 +10,8 @@
 // small (64 slots) and change only when plugins load, so the retired memory is bounded.
 #pragma once
 
+#include "caching_allocator.hpp"
+
 #include "backplane/core/catalog.hpp"
 #include "backplane/core/storage.hpp"
 #include "backplane/dispatch/config.hpp"
@@ -41,18 +43,6 @@ struct OpTable {
 
 struct Backend;
 
-// Allocates device memory through the plugin's alloc/free. One per device.
-class DeviceAllocator final : public Allocator {
- public:
-  DeviceAllocator(Backend* backend, int32_t index) : backend_(backend), index_(index) {}
-  DataPtr allocate(size_t bytes) override;
-
- private:
-  static void release(void* ctx, void* ptr);
-  Backend* backend_;
-  int32_t index_;
-};
-
 struct Backend {
   std::string name;
   DeviceType type = 0;
@@ -63,7 +53,9 @@ struct Backend {
   int device_count = 0;
   std::string no_device_reason;
   std::vector<bp_device_props> props;
-  std::vector<std::unique_ptr<DeviceAllocator>> allocators;
+  // One per device, over the plugin's alloc/free (caching_allocator.hpp). Never removed:
+  // tensors may outlive the plugin's unregistration and still free through them.
+  std::vector<std::unique_ptr<CachingAllocator>> allocators;
 
   bool host_accessible(int index) const {
     return props[static_cast<size_t>(index)].flags & BP_DEVICE_HOST_ACCESSIBLE;
@@ -104,7 +96,7 @@ class Runtime {
   }
   // Throws bp::Error(Device) when the device does not exist.
   Backend& backend_for(Device device, std::string_view op = {}) const;
-  Allocator& allocator(Device device);
+  CachingAllocator& allocator(Device device);
   // The first device of the default selector (set_default_selector) among the loaded
   // backends; without one, accelerators first, then the CPU, out-of-tree backends and the
   // reference oracle last. Throws bp::Error(Device) when nothing matches.

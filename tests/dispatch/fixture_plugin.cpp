@@ -2,6 +2,7 @@
 // runtime only through plugin.h.
 #include "fixture_plugin.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -31,15 +32,42 @@ bp_status device_properties(void*, int32_t, bp_device_props* p) {
     std::strncpy(p->name, "test device", sizeof p->name - 1);
   p->flags = BP_DEVICE_HOST_ACCESSIBLE;
   p->dtypes = BP_DTYPES_ALL;
-  p->total_memory = 1 << 20;
+  const size_t budget = g_state.budget.load();
+  p->total_memory = budget ? budget : 1 << 20;
+  p->free_memory = budget ? budget - std::min(budget, g_state.bytes_in_use.load()) : 0;
   return BP_OK;
 }
+// Each block keeps its size in a header in front of it, for the budget.
+constexpr size_t kHeader = 16;
 bp_status alloc(void*, int32_t, size_t bytes, size_t, void** out) {
-  *out = std::malloc(bytes ? bytes : 1);
-  return *out ? BP_OK : BP_ERR_OUT_OF_MEMORY;
+  const size_t budget = g_state.budget.load();
+  if (budget && g_state.bytes_in_use.load() + bytes > budget) {
+    char message[128];
+    std::snprintf(message, sizeof message, "test_dev: %zu bytes asked, %zu of %zu in use", bytes,
+                  g_state.bytes_in_use.load(), budget);
+    g_host->set_error(g_host->host, BP_ERR_OUT_OF_MEMORY, message);
+    return BP_ERR_OUT_OF_MEMORY;
+  }
+  auto* block = static_cast<char*>(std::malloc(kHeader + bytes));
+  if (!block) return BP_ERR_OUT_OF_MEMORY;
+  std::memcpy(block, &bytes, sizeof bytes);
+  g_state.bytes_in_use += bytes;
+  g_state.allocs++;
+  *out = block + kHeader;
+  return BP_OK;
 }
 bp_status release(void*, int32_t, void* p) {
-  std::free(p);
+  if (!p) return BP_OK;
+  char* block = static_cast<char*>(p) - kHeader;
+  size_t bytes = 0;
+  std::memcpy(&bytes, block, sizeof bytes);
+  g_state.bytes_in_use -= bytes;
+  g_state.frees++;
+  std::free(block);
+  return BP_OK;
+}
+bp_status synchronize(void*, int32_t, void*) {
+  g_state.synchronizes++;
   return BP_OK;
 }
 bp_status copy(void*, int32_t, bp_copy_kind, void* dst, const void* src, size_t n, void*) {
@@ -54,7 +82,7 @@ const bp_device_api kApi = {sizeof(bp_device_api),
                             copy,
                             nullptr,
                             nullptr,
-                            nullptr};
+                            synchronize};
 
 // out = self + alpha * other over f32; inputs are already expanded to out's shape.
 float* element(const bp_tensor* t, const int64_t* idx) {

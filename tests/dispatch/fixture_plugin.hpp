@@ -1,6 +1,8 @@
 // A small in-test plugin ("testdev", backend "test_dev") used by the dispatch tests: one
 // device of host memory, and kernels for add.Tensor (f32 only), fill_.Scalar and copy_ that count
-// their calls. Optional failure modes let the ABI tests exercise every load outcome.
+// their calls. Its device counts allocs, frees and synchronizes, and can be given a memory
+// budget (out of memory beyond it) for the caching allocator's tests. Optional failure modes
+// let the ABI tests exercise every load outcome.
 #pragma once
 
 #include <backplane/plugin.h>
@@ -12,6 +14,15 @@ namespace bp::testing {
 struct TestPluginState {
   std::atomic<int> add_calls{0};
   std::atomic<int> fill_calls{0};
+  // The device's memory: calls of alloc (successful ones), free and synchronize, the bytes
+  // allocated now, and a budget (0: none) beyond which alloc returns BP_ERR_OUT_OF_MEMORY.
+  // With a budget, device_properties reports it as total_memory and what is left as
+  // free_memory; without, 1 MiB total and 0 free (unknown).
+  std::atomic<int> allocs{0};
+  std::atomic<int> frees{0};
+  std::atomic<int> synchronizes{0};
+  std::atomic<size_t> bytes_in_use{0};
+  std::atomic<size_t> budget{0};
 };
 TestPluginState& test_plugin_state();
 

@@ -56,11 +56,9 @@ class EnvGuard {
 
 // None of the variables the config reads, for tests that set their own.
 std::map<std::string, std::optional<std::string>> clean_env() {
-  return {{"BACKPLANE_CONFIG", std::nullopt},
-          {"BACKPLANE_DEVICE", std::nullopt},
-          {"BACKPLANE_PLUGIN_PATH", std::nullopt},
-          {"BACKPLANE_FALLBACK", std::nullopt},
-          {"BACKPLANE_TRACE", std::nullopt}};
+  return {{"BACKPLANE_CONFIG", std::nullopt},      {"BACKPLANE_DEVICE", std::nullopt},
+          {"BACKPLANE_PLUGIN_PATH", std::nullopt}, {"BACKPLANE_FALLBACK", std::nullopt},
+          {"BACKPLANE_TRACE", std::nullopt},       {"BACKPLANE_ALLOCATOR", std::nullopt}};
 }
 
 // Runs in `dir` as the working directory for one scope.
@@ -88,6 +86,7 @@ TEST_CASE("without a file every setting has its default and no origin") {
   CHECK(c.fallback.ops.empty());
   CHECK(c.backend_options.empty());
   CHECK(c.trace_file.value.empty());
+  CHECK(c.memory.allocator.value == AllocatorMode::Caching);
   CHECK(c.default_selector().is_default());
   for (const Config::Entry& e : c.entries()) CHECK_MESSAGE(e.origin.empty(), e.key);
   CHECK(Config::parse("", "empty.toml").entries().size() == c.entries().size());
@@ -134,6 +133,9 @@ TEST_CASE("every key of a full config file, with the line it came from") {
   CHECK(acme.value.find("firmware = '/lib/firmware/acme.bin'\n") != std::string::npos);
   CHECK(acme.value.find("queues = 2") != std::string::npos);
 
+  CHECK(c.memory.allocator.value == AllocatorMode::Direct);
+  CHECK(c.memory.allocator.origin == f + ":27");
+
   // What `backplane info` will show.
   std::map<std::string, std::pair<std::string, std::string>> entries;
   for (const Config::Entry& e : c.entries()) entries[e.key] = {e.value, e.origin};
@@ -147,6 +149,7 @@ TEST_CASE("every key of a full config file, with the line it came from") {
         std::pair<std::string, std::string>{"[\"layer_norm\", \"add.Tensor\"]", f + ":16"});
   CHECK(entries["backends.cuda.options"] ==
         std::pair<std::string, std::string>{"streams = 4", f + ":20"});
+  CHECK(entries["memory.allocator"] == std::pair<std::string, std::string>{"direct", f + ":27"});
   CHECK(entries["trace"] == std::pair<std::string, std::string>{"", ""});
 }
 
@@ -158,7 +161,8 @@ TEST_CASE("relative paths stay as written when parsing text without a directory"
 
 TEST_CASE("unknown keys name the file, the line and the full key") {
   CHECK(config_error("[plugin]\nsearch_path = []\n") ==
-        "backplane.toml:1: plugin: unknown key (expected plugins, devices, fallback or backends)");
+        "backplane.toml:1: plugin: unknown key (expected plugins, devices, fallback, memory or "
+        "backends)");
   CHECK(config_error("# c\n[plugins]\nserch_path = [\"x\"]\n") ==
         "backplane.toml:3: plugins.serch_path: unknown key (expected search_path, load or deny)");
   CHECK(config_error("[devices]\npriority = \"cpu\"\ndefualt = \"cpu\"\n") ==
@@ -168,7 +172,10 @@ TEST_CASE("unknown keys name the file, the line and the full key") {
   CHECK(config_error("[backends.cuda]\noption = \"x\"\n") ==
         "backplane.toml:2: backends.cuda.option: unknown key (expected options)");
   CHECK(config_error("trace = \"t.json\"\n") ==
-        "backplane.toml:1: trace: unknown key (expected plugins, devices, fallback or backends)");
+        "backplane.toml:1: trace: unknown key (expected plugins, devices, fallback, memory or "
+        "backends)");
+  CHECK(config_error("[memory]\nallocater = \"direct\"\n") ==
+        "backplane.toml:2: memory.allocater: unknown key (expected allocator)");
 }
 
 TEST_CASE("wrong types name the key and both types") {
@@ -192,6 +199,8 @@ TEST_CASE("wrong types name the key and both types") {
         "backplane.toml:2: fallback.ops.cuda: expected an array of strings, got a string");
   CHECK(config_error("[backends]\ncuda = \"x\"\n") ==
         "backplane.toml:2: backends.cuda: expected a table, got a string");
+  CHECK(config_error("[memory]\nallocator = false\n") ==
+        "backplane.toml:2: memory.allocator: expected a string, got a boolean");
   CHECK(config_error("[backends.cuda]\noptions = 4\n") ==
         "backplane.toml:2: backends.cuda.options: expected a string or a table, got an integer");
 }
@@ -199,6 +208,8 @@ TEST_CASE("wrong types name the key and both types") {
 TEST_CASE("bad values: fallback policy, selectors, backend names, operators") {
   CHECK(config_error("[devices]\npriority = \"cpu\"\n\n\n\n[fallback]\npolicy = \"gpu\"\n") ==
         "backplane.toml:7: fallback.policy: expected \"error\" or \"cpu\", got \"gpu\"");
+  CHECK(config_error("[memory]\nallocator = \"pooled\"\n") ==
+        "backplane.toml:2: memory.allocator: expected \"caching\" or \"direct\", got \"pooled\"");
   CHECK(config_error("[devices]\npriority = \"cuda:x\"\n") ==
         "backplane.toml:2: devices.priority: device selector 'cuda:x': column 6: expected a "
         "device index or '*' after ':', found 'x'");
@@ -340,7 +351,8 @@ TEST_CASE("environment variables override the file and say so") {
   EnvGuard::set("BACKPLANE_PLUGIN_PATH", "/x::/y");
   EnvGuard::set("BACKPLANE_FALLBACK", "cpu");
   EnvGuard::set("BACKPLANE_TRACE", "/tmp/trace.json");
-  Config c = Config::parse(text, "e.toml");
+  EnvGuard::set("BACKPLANE_ALLOCATOR", "direct");
+  Config c = Config::parse(text + "[memory]\nallocator = \"caching\"\n", "e.toml");
   apply_environment(c);
   CHECK(c.devices.priority.value == DeviceSelector::parse("rocm:0,!cpu"));
   CHECK(c.devices.priority.origin == "BACKPLANE_DEVICE");
@@ -353,6 +365,8 @@ TEST_CASE("environment variables override the file and say so") {
   CHECK(c.fallback.policy.origin == "BACKPLANE_FALLBACK");
   CHECK(c.trace_file.value == "/tmp/trace.json");
   CHECK(c.trace_file.origin == "BACKPLANE_TRACE");
+  CHECK(c.memory.allocator.value == AllocatorMode::Direct);
+  CHECK(c.memory.allocator.origin == "BACKPLANE_ALLOCATOR");
 
   Config defaults;
   apply_environment(defaults);
@@ -371,6 +385,10 @@ TEST_CASE("bad environment values name the variable") {
   CHECK(error_of([&] { apply_environment(c); }, ErrorCode::Parse) ==
         "BACKPLANE_DEVICE: device selector 'cuda:': column 6: expected a device index or '*' "
         "after ':', found the end");
+  EnvGuard::set("BACKPLANE_DEVICE", std::nullopt);
+  EnvGuard::set("BACKPLANE_ALLOCATOR", "none");
+  CHECK(error_of([&] { apply_environment(c); }, ErrorCode::Parse) ==
+        "BACKPLANE_ALLOCATOR: expected \"caching\" or \"direct\", got \"none\"");
 }
 
 TEST_CASE("the config file search order") {

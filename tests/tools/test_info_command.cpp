@@ -209,9 +209,10 @@ struct ConfigFile {
 TEST_CASE("info shows the config file, every setting with its origin, and the default device") {
   const ConfigFile config(
       "[devices]\npriority = \"test_dev, reference, !broken\"\n"
-      "[fallback]\npolicy = \"cpu\"\n");
-  const ProgramResult r = run_cli({"info", "--json", "--config", config.path.string()}, kPluginDir,
-                                  {{"BACKPLANE_FALLBACK", "error"}});
+      "[fallback]\npolicy = \"cpu\"\n[memory]\nallocator = \"direct\"\n");
+  const ProgramResult r =
+      run_cli({"info", "--json", "--config", config.path.string()}, kPluginDir,
+              {{"BACKPLANE_FALLBACK", "error"}, {"BACKPLANE_ALLOCATOR", "caching"}});
   CHECK(r.exit_code == 0);
   const nlohmann::json report = parse_report(r);
   CHECK(report.at("config").at("file") == config.path.string());
@@ -228,6 +229,8 @@ TEST_CASE("info shows the config file, every setting with its origin, and the de
   CHECK(setting("fallback.policy").at("value") == "error");
   CHECK(setting("fallback.policy").at("origin") == "BACKPLANE_FALLBACK");
   CHECK(setting("plugins.search_path").at("origin") == "BACKPLANE_PLUGIN_PATH");
+  CHECK(setting("memory.allocator").at("value") == "caching");
+  CHECK(setting("memory.allocator").at("origin") == "BACKPLANE_ALLOCATOR");
   CHECK(setting("trace").at("origin").is_null());  // a default
 
   // The priority negates the plugin named broken: skipped, never opened (a text file, it

@@ -2,7 +2,8 @@
 // types (bp::Tensor, bp::Device, bp::ScalarType, bp::Scalar, bp::Error), tensor creation
 // and transfer (tensor_api.hpp), every operator (ops.hpp), the runtime's introspection
 // (dispatch/runtime.hpp: backends, devices, the computed dispatch table of an op) and its
-// start-up from the user's config (dispatch/init.hpp: bp::init()) and tracing
+// start-up from the user's config (dispatch/init.hpp: bp::init()), its device memory
+// (dispatch/memory.hpp: the caching allocator's statistics, bp::empty_cache) and tracing
 // (dispatch/trace.hpp).
 #pragma once
 
@@ -12,6 +13,7 @@
 #include "backplane/core/scalar.hpp"
 #include "backplane/core/tensor.hpp"
 #include "backplane/dispatch/init.hpp"
+#include "backplane/dispatch/memory.hpp"
 #include "backplane/dispatch/runtime.hpp"
 #include "backplane/dispatch/trace.hpp"
 #include "backplane/dlpack.hpp"

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "backplane/dispatch/fallback.hpp"  // FallbackPolicy
+#include "backplane/dispatch/memory.hpp"    // AllocatorMode
 #include "backplane/dispatch/selector.hpp"
 
 #include <filesystem>
@@ -61,6 +62,12 @@ struct Config {
     // names ("add": every overload), as written.
     std::map<std::string, Setting<std::vector<std::string>>, std::less<>> ops;
   } fallback;
+
+  struct Memory {
+    // "caching" (the default) or "direct": whether freed device memory is cached for reuse
+    // or every allocation goes to the plugin (memory.hpp, docs/allocator.md).
+    Setting<AllocatorMode> allocator{AllocatorMode::Caching, ""};
+  } memory;
 
   // [backends.<name>] options: the text passed to the init of the plugin named <name> (the
   // plugin's descriptor name; the in-tree plugins are named after their backend). A TOML
@@ -138,6 +145,7 @@ std::optional<std::filesystem::path> find_config_file();
 //   BACKPLANE_PLUGIN_PATH  directories separated by ':', put before plugins.search_path
 //   BACKPLANE_FALLBACK     "error" or "cpu"; replaces fallback.policy
 //   BACKPLANE_TRACE        a file path; sets trace_file
+//   BACKPLANE_ALLOCATOR    "caching" or "direct"; replaces memory.allocator
 // An unset or empty variable changes nothing. A bad value is a bp::Error(Parse) naming the
 // variable, e.g. "BACKPLANE_FALLBACK: expected "error" or "cpu", got "gpu"".
 void apply_environment(Config& config);

@@ -46,9 +46,9 @@ InitResult init(InitOptions options = {});
 bool initialized();
 
 // The settings of `config` that act on calls, applied to the running runtime: fallback
-// policy, forced fallbacks (replacing earlier ones), the default-device selector and
-// tracing (started when config.trace_file is set). init() calls it; tests and tools that
-// load plugins themselves may call it directly.
+// policy, forced fallbacks (replacing earlier ones), the default-device selector, the
+// allocator mode and tracing (started when config.trace_file is set). init() calls it;
+// tests and tools that load plugins themselves may call it directly.
 void apply_config(const Config& config);
 
 // Checks the backend and plugin names `config` mentions against the registered backends,

@@ -1,0 +1,226 @@
+// The per-device caching allocator (caching_allocator.hpp): size classes, per-stream free
+// lists, reuse, the out-of-memory retry, statistics. Direct mode goes through the same code
+// with exact sizes and no cache, so its statistics stay meaningful.
+#include "caching_allocator.hpp"
+
+#include "runtime_impl.hpp"
+
+#include "backplane/core/error.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+#include <limits>
+#include <new>
+
+namespace bp::detail {
+
+namespace {
+
+// Every allocation is aligned for the widest vector loads a kernel may use.
+constexpr size_t kAlignment = 64;
+constexpr size_t kMinBlock = 512;
+constexpr size_t kSmallLimit = size_t{1} << 20;    // 1 MiB
+constexpr size_t kQuarterLimit = size_t{8} << 20;  // 8 MiB
+constexpr size_t kLargeStep = size_t{2} << 20;     // 2 MiB
+
+size_t round_up(size_t n, size_t step) {
+  if (n > std::numeric_limits<size_t>::max() - step) return n;  // the plugin will refuse it
+  return (n + step - 1) / step * step;
+}
+
+}  // namespace
+
+size_t CachingAllocator::round_size(size_t bytes) {
+  if (bytes <= kSmallLimit) return std::max(kMinBlock, round_up(bytes, kMinBlock));
+  if (bytes < kQuarterLimit) return round_up(bytes, std::bit_floor(bytes) / 4);
+  return round_up(bytes, kLargeStep);
+}
+
+CachingAllocator::StreamPool& CachingAllocator::pool(void* stream) {
+  for (StreamPool& p : pools_)
+    if (p.stream == stream) return p;
+  pools_.push_back(StreamPool{stream, {}});
+  return pools_.back();
+}
+
+CachingAllocator::Block* CachingAllocator::take_cached(size_t rounded, void* stream) {
+  if (stats_.cached_blocks == 0) return nullptr;
+  StreamPool& p = pool(stream);
+  for (auto it = p.by_size.lower_bound(rounded); it != p.by_size.end() && fits(it->first, rounded);
+       ++it) {
+    if (it->second.empty()) continue;
+    Block* b = it->second.back();
+    it->second.pop_back();
+    return b;
+  }
+  return nullptr;
+}
+
+CachingAllocator::Block* CachingAllocator::new_record() {
+  if (!spare_records_.empty()) {
+    Block* b = spare_records_.back();
+    spare_records_.pop_back();
+    return b;
+  }
+  return &records_.emplace_back();
+}
+
+DataPtr CachingAllocator::allocate(size_t bytes, void* stream) {
+  const bool caching = current_allocator_mode() == AllocatorMode::Caching;
+  const size_t size = caching ? round_size(bytes) : bytes;
+  std::lock_guard lock(mu_);
+  Block* block = caching ? take_cached(size, stream) : nullptr;
+  if (block) {
+    ++stats_.cache_hits;
+    --stats_.cached_blocks;
+    stats_.cached_bytes -= block->size;
+  } else {
+    if (caching) ++stats_.cache_misses;
+    // The record first: once the plugin has allocated, nothing may throw before it is kept.
+    block = new_record();
+    const bp_device_api* api = backend_->api;
+    void* ptr = nullptr;
+    thread_plugin_error() = {};
+    bp_status s = api->alloc(backend_->ctx, index_, size, kAlignment, &ptr);
+    size_t got = size;
+    if (s == BP_ERR_OUT_OF_MEMORY && stats_.cached_blocks > 0) {
+      // Out of memory while the cache holds blocks: give them back and try once more, at
+      // the exact size when rounding asked for more than the caller needs.
+      const size_t held = stats_.cached_bytes;
+      release_cached_locked();
+      ++stats_.oom_retries;
+      thread_plugin_error() = {};
+      got = bytes;
+      s = api->alloc(backend_->ctx, index_, got, kAlignment, &ptr);
+      if (s != BP_OK) {
+        spare_records_.push_back(block);
+        throw_oom(bytes, held, s);
+      }
+    } else if (s != BP_OK) {
+      spare_records_.push_back(block);
+      throw_oom(bytes, 0, s);
+    }
+    ++stats_.plugin_allocs;
+    *block = Block{ptr, got, 0, stream, this};
+    stats_.reserved_bytes += got;
+    stats_.peak_reserved_bytes = std::max(stats_.peak_reserved_bytes, stats_.reserved_bytes);
+  }
+  block->requested = bytes;
+  block->stream = stream;
+  ++stats_.allocations;
+  ++stats_.live_blocks;
+  stats_.allocated_bytes += block->size;
+  stats_.requested_bytes += bytes;
+  stats_.peak_allocated_bytes = std::max(stats_.peak_allocated_bytes, stats_.allocated_bytes);
+  return DataPtr(block->ptr, block, &CachingAllocator::release);
+}
+
+void CachingAllocator::release(void* ctx, void*) {
+  auto* block = static_cast<Block*>(ctx);
+  block->owner->free_block(block);
+}
+
+void CachingAllocator::free_block(Block* block) {
+  std::lock_guard lock(mu_);
+  --stats_.live_blocks;
+  stats_.allocated_bytes -= block->size;
+  stats_.requested_bytes -= block->requested;
+  block->requested = 0;
+  if (closed_ || current_allocator_mode() != AllocatorMode::Caching) {
+    // A free cannot report an error to anyone: the tensor is already gone.
+    plugin_free(block);
+    return;
+  }
+  // Note [Stream-ordered reuse]: kept on the stream it was freed on.
+  try {
+    pool(block->stream).by_size[block->size].push_back(block);
+  } catch (const std::bad_alloc&) {
+    plugin_free(block);  // no host memory for the free list: give the block back instead
+    return;
+  }
+  ++stats_.cached_blocks;
+  stats_.cached_bytes += block->size;
+}
+
+void CachingAllocator::plugin_free(Block* block) {
+  backend_->api->free(backend_->ctx, index_, block->ptr);
+  ++stats_.plugin_frees;
+  stats_.reserved_bytes -= block->size;
+  *block = Block{};
+  spare_records_.push_back(block);
+}
+
+void CachingAllocator::release_cached_locked() {
+  const bp_device_api* api = backend_->api;
+  for (StreamPool& p : pools_) {
+    const bool any = std::any_of(p.by_size.begin(), p.by_size.end(),
+                                 [](const auto& entry) { return !entry.second.empty(); });
+    // Note [Stream-ordered reuse]: queued work may still use these blocks.
+    if (any && api->synchronize) api->synchronize(backend_->ctx, index_, p.stream);
+    for (auto& [size, blocks] : p.by_size)
+      for (Block* b : blocks) plugin_free(b);
+    p.by_size.clear();
+  }
+  thread_plugin_error() = {};
+  stats_.cached_blocks = 0;
+  stats_.cached_bytes = 0;
+}
+
+void CachingAllocator::empty_cache() {
+  std::lock_guard lock(mu_);
+  release_cached_locked();
+}
+
+void CachingAllocator::close() {
+  std::lock_guard lock(mu_);
+  release_cached_locked();
+  closed_ = true;
+}
+
+MemoryStats CachingAllocator::stats() const {
+  std::lock_guard lock(mu_);
+  return stats_;
+}
+
+void CachingAllocator::reset_peak() {
+  std::lock_guard lock(mu_);
+  stats_.peak_allocated_bytes = stats_.allocated_bytes;
+  stats_.peak_reserved_bytes = stats_.reserved_bytes;
+}
+
+void CachingAllocator::throw_oom(size_t bytes, size_t held, int status) {
+  const Device device(backend_->type, static_cast<int16_t>(index_));
+  PluginError err = std::exchange(thread_plugin_error(), {});
+  // The memory now, not at registration (free_memory 0 means unknown, says the ABI).
+  bp_device_props props = backend_->props[static_cast<size_t>(index_)];
+  bp_device_props now{};
+  now.struct_size = sizeof now;
+  if (backend_->api->device_properties(backend_->ctx, index_, &now) == BP_OK) {
+    props.total_memory = now.total_memory;
+    props.free_memory = now.free_memory;
+  }
+  thread_plugin_error() = {};
+  const std::string free_text = props.free_memory == 0 ? std::string("free memory unknown")
+                                                       : fmt::format("{} free", props.free_memory);
+  const std::string cache_text =
+      current_allocator_mode() == AllocatorMode::Direct
+          ? fmt::format("direct allocator: {} bytes in live tensors", stats_.allocated_bytes)
+      : held > 0 ? fmt::format(
+                       "the caching allocator held {} bytes of cached blocks, returned to the "
+                       "device before one retry, and {} bytes in live tensors",
+                       held, stats_.allocated_bytes)
+                 : fmt::format(
+                       "the caching allocator held no cached blocks and {} bytes in "
+                       "live tensors",
+                       stats_.allocated_bytes);
+  detail::throw_error(
+      status == BP_ERR_OUT_OF_MEMORY ? ErrorCode::OutOfMemory : ErrorCode::Backend,
+      fmt::format("out of memory on {} allocating {} bytes (device memory: {} bytes total, {}; "
+                  "{}){}{}",
+                  device.str(), bytes, props.total_memory, free_text, cache_text,
+                  err.message.empty() ? "" : ": ", err.message));
+}
+
+}  // namespace bp::detail

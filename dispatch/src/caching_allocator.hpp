@@ -1,0 +1,105 @@
+// Internal: the per-device caching allocator between the runtime and a plugin's alloc/free
+// (public side: backplane/dispatch/memory.hpp; decisions: docs/allocator.md).
+//
+// Note [Stream-ordered reuse]
+// A block is freed when its last tensor goes away, which may be before the kernels that use
+// it have run: the runtime queues work on the device's default (NULL) stream and does not
+// wait for it. Each block records the stream it was last used on, and a cached block is only
+// handed to an allocation on that same stream. Work on one stream runs in order, so whatever
+// the new owner queues runs after every kernel queued by the old one: no wait is needed.
+// Blocks cached from another stream are never taken (each stream has its own free lists);
+// before any cached block goes back to the plugin (empty_cache, the out-of-memory retry,
+// unregistration) the streams it was freed on are synchronised, so the plugin's free never
+// races queued work either. Today every block is on the NULL stream; a runtime that queues
+// on other streams must allocate with allocate(bytes, stream), and must empty a stream's
+// blocks before destroying the stream.
+#pragma once
+
+#include "backplane/core/storage.hpp"
+#include "backplane/dispatch/memory.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <utility>
+#include <vector>
+
+namespace bp::detail {
+
+struct Backend;
+
+class CachingAllocator final : public Allocator {
+ public:
+  CachingAllocator(Backend* backend, int32_t index) : backend_(backend), index_(index) {}
+  // Does not call the plugin: at exit the plugin may already be gone. Cached blocks are
+  // returned by close() when a plugin is unregistered; at exit the process ends with them.
+  ~CachingAllocator() override = default;
+  CachingAllocator(const CachingAllocator&) = delete;
+  CachingAllocator& operator=(const CachingAllocator&) = delete;
+
+  // On the default (NULL) stream. Throws bp::Error(OutOfMemory) naming the device, the size,
+  // the device's memory and what the cache held, after emptying the cache and retrying once.
+  DataPtr allocate(size_t bytes) override { return allocate(bytes, nullptr); }
+  DataPtr allocate(size_t bytes, void* stream);
+
+  MemoryStats stats() const;
+  void reset_peak();
+  // Returns every cached block to the plugin, after synchronising the streams they were
+  // freed on. Errors of the plugin's synchronize and free are ignored: nobody could act on
+  // them, and the memory is gone either way.
+  void empty_cache();
+  // The plugin is being unregistered (called before its shutdown): empties the cache, and
+  // from now on frees go straight to the plugin, as they did before the plugin left.
+  void close();
+
+  // The size of the block that serves `bytes` in caching mode (docs/allocator.md):
+  // up to 1 MiB, multiples of 512 bytes (at least 512); up to 8 MiB, multiples of a quarter
+  // of the power of two below (256 KiB, 512 KiB, 1 MiB steps); above, multiples of 2 MiB.
+  static size_t round_size(size_t bytes);
+  // Whether a cached block of `block` bytes may serve a request rounded to `rounded` bytes:
+  // at most a quarter more (a block is never split).
+  static bool fits(size_t block, size_t rounded) {
+    return block >= rounded && block - rounded <= rounded / 4;
+  }
+
+ private:
+  struct Block {
+    void* ptr = nullptr;
+    size_t size = 0;       // what the plugin allocated
+    size_t requested = 0;  // what the current owner asked for (live blocks)
+    void* stream = nullptr;
+    CachingAllocator* owner = nullptr;
+  };
+  // Free blocks of one stream, by size; a size's vector is kept when it empties, so a
+  // steady loop of allocations allocates no host memory.
+  struct StreamPool {
+    void* stream = nullptr;
+    std::map<size_t, std::vector<Block*>> by_size;
+  };
+
+  static void release(void* ctx, void* ptr);  // the DataPtr deleter; ctx is the Block
+  void free_block(Block* block);
+  Block* take_cached(size_t rounded, void* stream);  // mu_ held
+  StreamPool& pool(void* stream);                    // mu_ held
+  void release_cached_locked();                      // mu_ held
+  void plugin_free(Block* block);                    // mu_ held; recycles the record
+  Block* new_record();                               // mu_ held
+  [[noreturn]] void throw_oom(size_t bytes, size_t held, int status);  // mu_ held
+
+  Backend* backend_;
+  int32_t index_;
+
+  mutable std::mutex mu_;
+  bool closed_ = false;
+  std::deque<Block> records_;          // every record ever made (stable addresses)
+  std::vector<Block*> spare_records_;  // records of blocks given back to the plugin
+  std::vector<StreamPool> pools_;      // few streams: searched linearly
+  MemoryStats stats_;
+};
+
+// The mode read on every allocation and free (set_allocator_mode).
+AllocatorMode current_allocator_mode();
+
+}  // namespace bp::detail
