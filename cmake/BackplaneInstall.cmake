@@ -78,7 +78,8 @@ install(FILES ${PROJECT_BINARY_DIR}/cmake/BackplaneConfig.cmake
 # The reference backend is not installed as a loadable plugin: it is built into the runtime,
 # so discovery would find a second plugin named "reference" and report it refused on every
 # run. Its module build (build/plugins/) exists for the loader tests.
-foreach(plugin backplane_plugin_cpu backplane_plugin_opencl backplane_plugin_level_zero)
+foreach(plugin backplane_plugin_cpu backplane_plugin_opencl backplane_plugin_level_zero
+               backplane_plugin_cuda)
   if(TARGET ${plugin})
     install(TARGETS ${plugin} LIBRARY DESTINATION ${BP_INSTALL_PLUGIN_SUBDIR} COMPONENT runtime)
   endif()
