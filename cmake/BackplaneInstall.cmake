@@ -79,7 +79,7 @@ install(FILES ${PROJECT_BINARY_DIR}/cmake/BackplaneConfig.cmake
 # so discovery would find a second plugin named "reference" and report it refused on every
 # run. Its module build (build/plugins/) exists for the loader tests.
 foreach(plugin backplane_plugin_cpu backplane_plugin_opencl backplane_plugin_level_zero
-               backplane_plugin_cuda)
+               backplane_plugin_cuda backplane_plugin_rocm)
   if(TARGET ${plugin})
     install(TARGETS ${plugin} LIBRARY DESTINATION ${BP_INSTALL_PLUGIN_SUBDIR} COMPONENT runtime)
   endif()
@@ -88,6 +88,15 @@ endforeach()
 if(TARGET backplane_plugin_level_zero AND BP_LEVEL_ZERO_SPIRV_FILES)
   install(FILES ${BP_LEVEL_ZERO_SPIRV_FILES}
           DESTINATION ${BP_INSTALL_PLUGIN_SUBDIR}/${BP_LEVEL_ZERO_KERNEL_SUBDIR} COMPONENT runtime)
+endif()
+# The GPU plugins' kernel modules, likewise beside them.
+if(TARGET backplane_plugin_cuda AND BP_CUDA_KERNEL_FILES)
+  install(FILES ${BP_CUDA_KERNEL_FILES}
+          DESTINATION ${BP_INSTALL_PLUGIN_SUBDIR}/${BP_CUDA_KERNEL_SUBDIR} COMPONENT runtime)
+endif()
+if(TARGET backplane_plugin_rocm AND BP_ROCM_KERNEL_FILES)
+  install(FILES ${BP_ROCM_KERNEL_FILES}
+          DESTINATION ${BP_INSTALL_PLUGIN_SUBDIR}/${BP_ROCM_KERNEL_SUBDIR} COMPONENT runtime)
 endif()
 
 # ---- the template plugin, for vendors who start from the installed SDK ----

@@ -48,13 +48,14 @@ bool gemm_layout(int64_t rows, int64_t cols, int64_t rs, int64_t cs, bool row_ma
 }
 
 // The device's own GEMM (ComputeDevice::gemm) for out = a x b when the operands fit one
-// (strided-batched) call: f32 or f64, each matrix with a unit stride in one of its dims,
+// (strided-batched) call: a floating dtype (the device declines those it has no GEMM for),
+// each matrix with a unit stride in one of its dims,
 // the batch dims (geometry `g`) merged into at most one. A batch that b does not vary over
 // and that a and out walk row after row folds into the rows of one GEMM (linear layers).
 // False when it does not fit or the device declines: the caller runs the tiled kernel.
 bool try_device_gemm(ComputeDevice& device, const bp_tensor& a, const bp_tensor& b,
                      const bp_tensor& out, const Geom& g, int64_t n, int64_t k, int64_t m) {
-  if (a.dtype != BP_DTYPE_F32 && a.dtype != BP_DTYPE_F64) return false;
+  if (!sdk::is_floating(a.dtype)) return false;
   if (k == 0 || g.ndim > 1) return false;
   const int32_t nb = a.ndim - 2;
   GemmArgs args;
