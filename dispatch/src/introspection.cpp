@@ -53,7 +53,7 @@ DeviceInfo device_info(Device device) {
   const bp_device_props& p = b.props[static_cast<size_t>(device.index)];
   return DeviceInfo{device,         p.name,          p.vendor,
                     p.total_memory, p.compute_units, (p.flags & BP_DEVICE_HOST_ACCESSIBLE) != 0,
-                    p.dtypes};
+                    p.dtypes,       p.architecture};
 }
 
 RawDeviceApi raw_device_api(Device device) {

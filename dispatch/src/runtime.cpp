@@ -435,6 +435,7 @@ bp_status Runtime::register_backend(HostContext* h, const char* name, const bp_d
     }
     props.name[sizeof props.name - 1] = '\0';
     props.vendor[sizeof props.vendor - 1] = '\0';
+    props.architecture[sizeof props.architecture - 1] = '\0';
     b->props.push_back(props);
   }
   b->device_count = count;

@@ -3,6 +3,7 @@
 #include "fixture_plugin.hpp"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -32,6 +33,9 @@ bp_status device_properties(void*, int32_t, bp_device_props* p) {
     std::strncpy(p->name, "test device", sizeof p->name - 1);
   p->flags = BP_DEVICE_HOST_ACCESSIBLE;
   p->dtypes = BP_DTYPES_ALL;
+  // ABI 1.1; written only where the caller's struct has the member.
+  if (p->struct_size >= offsetof(bp_device_props, architecture) + sizeof p->architecture)
+    std::strncpy(p->architecture, "testarch", sizeof p->architecture - 1);
   const size_t budget = g_state.budget.load();
   p->total_memory = budget ? budget : 1 << 20;
   p->free_memory = budget ? budget - std::min(budget, g_state.bytes_in_use.load()) : 0;

@@ -43,7 +43,7 @@ BP_PIN(bp_call, device_index, 40);
 BP_PIN(bp_call, stream, 48);
 BP_PIN(bp_call, kernel_ctx, 56);
 // bp_device_props
-BP_PIN_SIZE(bp_device_props, 248);
+BP_PIN_SIZE(bp_device_props, 280);
 BP_PIN(bp_device_props, struct_size, 0);
 BP_PIN(bp_device_props, name, 8);
 BP_PIN(bp_device_props, vendor, 136);
@@ -53,6 +53,7 @@ BP_PIN(bp_device_props, free_memory, 224);
 BP_PIN(bp_device_props, compute_units, 232);
 BP_PIN(bp_device_props, flags, 236);
 BP_PIN(bp_device_props, dtypes, 240);
+BP_PIN(bp_device_props, architecture, 244);  // ABI 1.1
 // bp_device_api
 BP_PIN_SIZE(bp_device_api, 72);
 BP_PIN(bp_device_api, struct_size, 0);

@@ -45,16 +45,27 @@ TEST_CASE("a plugin of another ABI major is refused") {
   CHECK_FALSE(test_dev_registered());
 }
 
-static_assert(BP_ABI_MAJOR == 1 && BP_ABI_MINOR == 0, "update the expected ABI versions");
+static_assert(BP_ABI_MAJOR == 1 && BP_ABI_MINOR == 1, "update the expected ABI versions");
 
 TEST_CASE("a plugin built against a newer minor is refused with both versions") {
   bp_plugin_descriptor d = copy_of_test_descriptor();
   d.abi_minor = BP_ABI_MINOR + 1;
   auto r = bp::register_plugin(&d, "newer.so");
   CHECK(r.status == bp::LoadStatus::Refused);
-  CHECK(r.message.starts_with("built against ABI 1.1, this runtime provides 1.0"));
+  CHECK(r.message.starts_with("built against ABI 1.2, this runtime provides 1.1"));
   CHECK(r.abi_minor == BP_ABI_MINOR + 1);
   CHECK(r.path.empty());  // registered from a descriptor, not a library file
+}
+
+TEST_CASE("a plugin built against an older minor (ABI 1.0) loads") {
+  bp_plugin_descriptor d = copy_of_test_descriptor();
+  d.abi_minor = 0;
+  auto r = bp::register_plugin(&d, "older.so");
+  CHECK(r.status == bp::LoadStatus::Loaded);
+  CHECK(r.abi_minor == 0);
+  CHECK(test_dev_registered());
+  bp::unregister_plugin(r.plugin);
+  CHECK_FALSE(test_dev_registered());
 }
 
 TEST_CASE("an init that fails is reported with the plugin's message and rolled back") {

@@ -8,6 +8,8 @@
 
 #include <doctest/doctest.h>
 
+#include <cstddef>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -147,6 +149,35 @@ TEST_CASE("the host-memory device allocates, copies and describes itself") {
   const bp::Tensor big =
       bp::full({1 << 16}, 3.0, bp::ScalarType::Float32, bp::Device{bp::device_types::Reference, 0});
   CHECK(bp::to_vector<float>(bp::to(big, dev))[12345] == 3.0f);
+}
+
+TEST_CASE("device properties reach a caller only as far as its struct_size (ABI 1.0 runtime)") {
+  struct WithArchitecture : sdk::HostMemoryDevice {
+    WithArchitecture() : HostMemoryDevice("arch device", "tests") {}
+    void properties(int32_t index, bp_device_props& out) override {
+      HostMemoryDevice::properties(index, out);
+      set_text(out.architecture, "arch9");  // ABI 1.1
+    }
+  } device;
+  // A 1.1 runtime gets every member.
+  bp_device_props full{};
+  full.struct_size = sizeof full;
+  REQUIRE(sdk::detail::device_properties(&device, 0, &full) == BP_OK);
+  CHECK(std::string(full.architecture) == "arch9");
+  CHECK(full.struct_size == sizeof full);
+  // A 1.0 runtime passes the struct up to dtypes: nothing past it is written.
+  struct {
+    bp_device_props props;
+    unsigned char guard[sizeof(bp_device_props)];
+  } old{};
+  const size_t v1_0 = offsetof(bp_device_props, architecture);
+  std::memset(reinterpret_cast<unsigned char*>(&old) + v1_0, 0xAB, sizeof old - v1_0);
+  old.props.struct_size = v1_0;
+  REQUIRE(sdk::detail::device_properties(&device, 0, &old.props) == BP_OK);
+  CHECK(old.props.struct_size == v1_0);
+  CHECK(std::string(old.props.name) == "arch device");
+  for (size_t i = v1_0; i < sizeof old; ++i)
+    REQUIRE(reinterpret_cast<unsigned char*>(&old)[i] == 0xAB);
 }
 
 TEST_CASE("an init that throws is a failed load carrying the exception's message") {

@@ -40,12 +40,17 @@ TEST_CASE("devices --json lists the reference device, which is the default when 
   for (const auto& [key, value] : report.items()) keys.push_back(key);
   CHECK(keys == std::vector<std::string>{"backends_without_devices", "default", "devices"});
 
-  const nlohmann::json want = {
-      {"selector", "reference:0"}, {"backend", "reference"},
-      {"plugin", "reference"},     {"name", "Backplane reference (host, double-precision oracle)"},
-      {"vendor", "Backplane"},     {"total_memory", 0},
-      {"compute_units", 1},        {"host_accessible", true},
-      {"dtypes", kAllDtypes},      {"default", true}};
+  const nlohmann::json want = {{"selector", "reference:0"},
+                               {"backend", "reference"},
+                               {"plugin", "reference"},
+                               {"name", "Backplane reference (host, double-precision oracle)"},
+                               {"vendor", "Backplane"},
+                               {"total_memory", 0},
+                               {"compute_units", 1},
+                               {"architecture", ""},
+                               {"host_accessible", true},
+                               {"dtypes", kAllDtypes},
+                               {"default", true}};
   CHECK(report.at("devices") == nlohmann::json::array({want}));
   CHECK(report.at("default") == "reference:0");
   CHECK(report.at("backends_without_devices") == nlohmann::json::array());
@@ -65,6 +70,7 @@ TEST_CASE("devices --plugin shows the plugin's device with its backend and plugi
   CHECK(testdev.at("vendor") == "");
   CHECK(testdev.at("total_memory") == 1048576);
   CHECK(testdev.at("compute_units") == 0);
+  CHECK(testdev.at("architecture") == "testarch");  // ABI 1.1
   CHECK(testdev.at("host_accessible") == true);
   CHECK(testdev.at("dtypes") == kAllDtypes);
 

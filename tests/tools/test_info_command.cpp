@@ -50,7 +50,8 @@ TEST_CASE("info --json describes the runtime and the built-in reference backend"
   const nlohmann::json want_device = {
       {"selector", "reference:0"}, {"name", "Backplane reference (host, double-precision oracle)"},
       {"vendor", "Backplane"},     {"total_memory", 0},
-      {"compute_units", 1},        {"host_accessible", true}};
+      {"compute_units", 1},        {"architecture", ""},
+      {"host_accessible", true}};
   CHECK(reference.at("devices") == nlohmann::json::array({want_device}));
 }
 
@@ -66,7 +67,8 @@ TEST_CASE("info --plugin loads a plugin file and lists its devices by selector")
   CHECK(testdev.at("reason") == "");
   const nlohmann::json want_device = {
       {"selector", "test_dev:0"}, {"name", "test device"}, {"vendor", ""},
-      {"total_memory", 1048576},  {"compute_units", 0},    {"host_accessible", true}};
+      {"total_memory", 1048576},  {"compute_units", 0},    {"architecture", "testarch"},
+      {"host_accessible", true}};
   CHECK(testdev.at("devices") == nlohmann::json::array({want_device}));
 }
 
@@ -129,7 +131,7 @@ TEST_CASE("a refused --plugin file is reported with the reason, and info exits 1
   CHECK(entry.at("version") == "0.0.1");
   CHECK(entry.at("status") == "refused");
   CHECK(entry.at("reason") ==
-        "built against ABI 2.0, this runtime provides 1.0: the major version must match");
+        "built against ABI 2.0, this runtime provides 1.1: the major version must match");
 }
 
 TEST_CASE("BACKPLANE_PLUGIN_PATH folders are searched; plugins found there never fail info") {
@@ -185,7 +187,7 @@ TEST_CASE("the text report names the runtime, each plugin with its status, and i
   CHECK(r.out.find("    reference:0  Backplane reference (host, double-precision oracle)") !=
         std::string::npos);
   CHECK(r.out.find("  testdev 1.0 ") != std::string::npos);
-  CHECK(r.out.find("    test_dev:0  test device (no vendor; 1.0 MiB; 0 compute units; "
+  CHECK(r.out.find("    test_dev:0  test device (no vendor; testarch; 1.0 MiB; 0 compute units; "
                    "host-accessible)") != std::string::npos);
   CHECK(r.out.find("  " + missing + ": failed\n    reason: no such file\n") != std::string::npos);
 }

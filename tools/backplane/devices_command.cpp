@@ -97,6 +97,7 @@ nlohmann::ordered_json to_json(const DevicesReport& report) {
                     {"vendor", d.vendor},
                     {"total_memory", d.total_memory},
                     {"compute_units", d.compute_units},
+                    {"architecture", d.architecture},
                     {"host_accessible", d.host_accessible},
                     {"dtypes", dtype_names(d.dtypes)},
                     {"default", report.is_default(d)}});
@@ -172,10 +173,11 @@ void add_devices_command(CLI::App& app, int& exit_code) {
       "devices",
       "List every device of every loaded backend under its selector, with its properties, "
       "dtypes and the default device; backends without devices say why");
-  command->add_flag("--json", options->json,
-                    "Print JSON: {default: selector|null, devices: [{selector, backend, plugin, "
-                    "name, vendor, total_memory, compute_units, host_accessible, dtypes: [name], "
-                    "default}], backends_without_devices: [{backend, plugin, reason}]}");
+  command->add_flag(
+      "--json", options->json,
+      "Print JSON: {default: selector|null, devices: [{selector, backend, plugin, "
+      "name, vendor, total_memory, compute_units, architecture, host_accessible, dtypes: [name], "
+      "default}], backends_without_devices: [{backend, plugin, reason}]}");
   add_device_option(*command, options->plugins, "Only the devices this selector picks");
   add_plugin_options(*command, options->plugins);
   command->footer(

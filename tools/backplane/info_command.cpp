@@ -96,6 +96,7 @@ nlohmann::ordered_json to_json(const RuntimeInfo& runtime, const LoadedRuntime& 
                          {"vendor", d.vendor},
                          {"total_memory", d.total_memory},
                          {"compute_units", d.compute_units},
+                         {"architecture", d.architecture},
                          {"host_accessible", d.host_accessible}});
     list.push_back({{"name", or_null(r.plugin, known)},
                     {"path", or_null(r.path, !r.path.empty())},
@@ -163,10 +164,10 @@ void print_text(const RuntimeInfo& runtime, const LoadedRuntime& loaded, const D
     if (has_descriptor(r)) fmt::print("    file: {}\n", r.path.empty() ? "built-in" : r.path);
     if (!r.message.empty()) fmt::print("    reason: {}\n", r.message);
     for (const DeviceInfo& d : devices_of(r, all_devices))
-      fmt::print("    {}  {} ({}; {}; {} compute unit{}{})\n", d.device.str(), d.name,
-                 d.vendor.empty() ? "no vendor" : d.vendor, human_bytes(d.total_memory),
-                 d.compute_units, d.compute_units == 1 ? "" : "s",
-                 d.host_accessible ? "; host-accessible" : "");
+      fmt::print("    {}  {} ({}{}{}; {}; {} compute unit{}{})\n", d.device.str(), d.name,
+                 d.vendor.empty() ? "no vendor" : d.vendor, d.architecture.empty() ? "" : "; ",
+                 d.architecture, human_bytes(d.total_memory), d.compute_units,
+                 d.compute_units == 1 ? "" : "s", d.host_accessible ? "; host-accessible" : "");
   }
 }
 
@@ -197,7 +198,7 @@ void add_info_command(CLI::App& app, int& exit_code) {
                  "Print JSON: {runtime: {version, abi: {major, minor}, plugin_dir}, config: "
                  "{file, settings: [{key, value, origin}]}, default_device, plugins: [{name, "
                  "path, version, status, reason, devices: [{selector, name, vendor, "
-                 "total_memory, compute_units, host_accessible}]}]}");
+                 "total_memory, compute_units, architecture, host_accessible}]}]}");
   add_device_option(*info, options->plugins, "Start the runtime with this device selector");
   add_plugin_options(*info, options->plugins);
   info->footer(

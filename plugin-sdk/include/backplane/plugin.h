@@ -23,7 +23,7 @@ extern "C" {
 #endif
 
 #define BP_ABI_MAJOR 1
-#define BP_ABI_MINOR 0
+#define BP_ABI_MINOR 1
 
 #if defined(_WIN32)
 #define BP_EXPORT __declspec(dllexport)
@@ -158,6 +158,9 @@ typedef struct bp_device_props {
   uint32_t compute_units;
   uint32_t flags;       /* BP_DEVICE_* */
   bp_dtype_mask dtypes; /* dtypes the device can store and compute */
+  /* ABI 1.1: the device's architecture as its vendor names it ("sm_90", "gfx90a"), NUL
+   * terminated; empty when the plugin does not say (ABI 1.0 plugins never do). */
+  char architecture[32];
 } bp_device_props;
 
 typedef uint32_t bp_copy_kind;

@@ -34,7 +34,8 @@ struct DeviceInfo {
   uint64_t total_memory = 0;
   uint32_t compute_units = 0;
   bool host_accessible = false;
-  uint32_t dtypes = 0;  // bp_dtype_mask
+  uint32_t dtypes = 0;       // bp_dtype_mask
+  std::string architecture;  // "sm_90", "gfx90a"; empty when the plugin does not say
 };
 
 // What happened to one plugin candidate (docs/dispatch.md, "Loading plugins"):

@@ -10,6 +10,7 @@
 #include <backplane/plugin.h>
 #include <backplane/sdk/error.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -24,7 +25,7 @@ class Device {
 
   // Number of usable devices; when 0, set *reason to a static string saying why.
   virtual int32_t device_count(const char** reason) = 0;
-  // Fill `out` (already zeroed, struct_size set) for device `index`.
+  // Fill `out` (zeroed, with this SDK's struct_size: every member exists) for device `index`.
   virtual void properties(int32_t index, bp_device_props& out) = 0;
   virtual void* allocate(int32_t index, size_t bytes, size_t alignment) = 0;
   virtual void deallocate(int32_t index, void* ptr) = 0;
@@ -112,10 +113,14 @@ inline bp_status device_count(void* ctx, int32_t* out_count, const char** out_re
 inline bp_status device_properties(void* ctx, int32_t index, bp_device_props* out) {
   Device& d = device_of(ctx);
   return guard(d.host, [&] {
-    const size_t size = out->struct_size;
-    std::memset(out, 0, size);
+    // Filled whole here, then copied as far as the caller's struct reaches: a runtime of an
+    // older minor passes a smaller struct without the later members.
+    bp_device_props full{};
+    full.struct_size = sizeof full;
+    d.properties(index, full);
+    const size_t size = std::min(out->struct_size, sizeof full);
+    std::memcpy(out, &full, size);
     out->struct_size = size;
-    d.properties(index, *out);
   });
 }
 inline bp_status device_alloc(void* ctx, int32_t index, size_t bytes, size_t alignment,

@@ -86,6 +86,12 @@ void Compute::launch(clk::KernelHandle kernel, std::span<const clk::KernelArg> a
     grid[d] = range.global[d] / block[d];
   }
   if (grid[0] * grid[1] * grid[2] == 0) return;
+  // The grid's y and z extents are 16-bit on both vendors (a batched matmul's batch is z).
+  if (grid[0] > 0x7fffffffu || grid[1] > 65535 || grid[2] > 65535)
+    throw sdk::Error(BP_ERR_UNSUPPORTED,
+                     std::string(kBackend) + ": a launch of " + std::to_string(grid[0]) + " x " +
+                         std::to_string(grid[1]) + " x " + std::to_string(grid[2]) +
+                         " blocks is past the device's grid limits (2^31-1 x 65535 x 65535)");
   check(cudaSetDevice(device_.ordinal), "cudaSetDevice");
   check(launch_function(static_cast<Function>(kernel), grid, block, values, device_.stream),
         "launching a kernel");

@@ -56,6 +56,7 @@ void fill_props(Device& d, const cudaDeviceProp& p) {
   out.compute_units = static_cast<uint32_t>(p.multiProcessorCount);
   out.flags = 0;
   out.dtypes = BP_DTYPES_ALL;
+  std::strncpy(out.architecture, d.arch.c_str(), sizeof out.architecture - 1);
 }
 
 }  // namespace

@@ -39,18 +39,17 @@ bp_status status_of(cudaError_t err, const std::string& what) {
               std::string(kBackend) + ": " + what + " failed: " + error_text(err));
 }
 
-// The device at `index`, selected for this thread; nullptr (error reported) when the backend
-// has no such device.
-Device* select(int32_t index) {
-  if (index < 0 || static_cast<size_t>(index) >= g_backend.devices.size()) {
-    fail(BP_ERR_INVALID_ARGUMENT, std::string(kBackend) + ": no device " + std::to_string(index) +
-                                      " (" + std::to_string(g_backend.devices.size()) +
-                                      " device(s))");
-    return nullptr;
-  }
+// Selects device `index` for this thread into *out; an error (reported) when the backend has
+// no such device or the runtime cannot select it.
+bp_status select(int32_t index, Device** out) {
+  if (index < 0 || static_cast<size_t>(index) >= g_backend.devices.size())
+    return fail(BP_ERR_INVALID_ARGUMENT,
+                std::string(kBackend) + ": no device " + std::to_string(index) + " (" +
+                    std::to_string(g_backend.devices.size()) + " device(s))");
   Device& d = g_backend.devices[static_cast<size_t>(index)];
-  if (status_of(cudaSetDevice(d.ordinal), "cudaSetDevice") != BP_OK) return nullptr;
-  return &d;
+  if (bp_status s = status_of(cudaSetDevice(d.ordinal), "cudaSetDevice"); s != BP_OK) return s;
+  *out = &d;
+  return BP_OK;
 }
 
 cudaStream_t stream_of(const Device& d, void* stream) {
@@ -65,8 +64,8 @@ bp_status device_count(void*, int32_t* out_count, const char** out_reason) {
 }
 
 bp_status device_properties(void*, int32_t index, bp_device_props* out) {
-  Device* d = select(index);
-  if (!d) return BP_ERR_INVALID_ARGUMENT;
+  Device* d = nullptr;
+  if (bp_status s = select(index, &d); s != BP_OK) return s;
   bp_device_props props = d->props;
   size_t free_bytes = 0, total_bytes = 0;
   if (cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess) props.free_memory = free_bytes;
@@ -77,21 +76,23 @@ bp_status device_properties(void*, int32_t index, bp_device_props* out) {
 }
 
 bp_status device_alloc(void*, int32_t index, size_t bytes, size_t, void** out) {
-  if (!select(index)) return BP_ERR_INVALID_ARGUMENT;
+  Device* d = nullptr;
+  if (bp_status s = select(index, &d); s != BP_OK) return s;
   // cudaMalloc/hipMalloc align to at least 256 bytes, more than the runtime asks for.
   return status_of(cudaMalloc(out, bytes == 0 ? 1 : bytes),
                    "cudaMalloc of " + std::to_string(bytes) + " bytes");
 }
 
 bp_status device_free(void*, int32_t index, void* ptr) {
-  if (!select(index)) return BP_ERR_INVALID_ARGUMENT;
+  Device* d = nullptr;
+  if (bp_status s = select(index, &d); s != BP_OK) return s;
   return status_of(cudaFree(ptr), "cudaFree");
 }
 
 bp_status device_copy(void*, int32_t index, bp_copy_kind kind, void* dst, const void* src,
                       size_t bytes, void* stream) {
-  Device* d = select(index);
-  if (!d) return BP_ERR_INVALID_ARGUMENT;
+  Device* d = nullptr;
+  if (bp_status s = select(index, &d); s != BP_OK) return s;
   if (bytes == 0) return BP_OK;
   const cudaStream_t st = stream_of(*d, stream);
   return sdk::guard(g_host, [&] {
@@ -114,7 +115,8 @@ bp_status device_copy(void*, int32_t index, bp_copy_kind kind, void* dst, const 
 }
 
 bp_status device_stream_create(void*, int32_t index, void** out) {
-  if (!select(index)) return BP_ERR_INVALID_ARGUMENT;
+  Device* d = nullptr;
+  if (bp_status s = select(index, &d); s != BP_OK) return s;
   cudaStream_t stream = nullptr;
   if (bp_status s = status_of(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking),
                               "cudaStreamCreateWithFlags");
@@ -125,13 +127,14 @@ bp_status device_stream_create(void*, int32_t index, void** out) {
 }
 
 bp_status device_stream_destroy(void*, int32_t index, void* stream) {
-  if (!select(index)) return BP_ERR_INVALID_ARGUMENT;
+  Device* d = nullptr;
+  if (bp_status s = select(index, &d); s != BP_OK) return s;
   return status_of(cudaStreamDestroy(static_cast<cudaStream_t>(stream)), "cudaStreamDestroy");
 }
 
 bp_status device_synchronize(void*, int32_t index, void* stream) {
-  Device* d = select(index);
-  if (!d) return BP_ERR_INVALID_ARGUMENT;
+  Device* d = nullptr;
+  if (bp_status s = select(index, &d); s != BP_OK) return s;
   return status_of(cudaStreamSynchronize(stream_of(*d, stream)), "cudaStreamSynchronize");
 }
 
