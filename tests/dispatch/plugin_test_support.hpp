@@ -1,6 +1,7 @@
 // Helpers for the dispatch tests: the fixture libraries of tests/plugins/ by name, a
 // scratch plugin directory, capturing what the runtime prints on stderr, running a check
-// with only the built-in reference backend usable, and the message of an expected error.
+// with only the built-in reference backend usable, the message of an expected error, and
+// the allocator mode set for one scope.
 #pragma once
 
 #include <backplane/backplane.hpp>
@@ -20,6 +21,15 @@
 namespace bp::test {
 
 namespace fs = std::filesystem;
+
+// Sets the allocator mode (bp::set_allocator_mode) until the end of the scope.
+struct AllocatorModeGuard {
+  AllocatorMode saved = allocator_mode();
+  explicit AllocatorModeGuard(AllocatorMode mode) { set_allocator_mode(mode); }
+  ~AllocatorModeGuard() { set_allocator_mode(saved); }
+  AllocatorModeGuard(const AllocatorModeGuard&) = delete;
+  AllocatorModeGuard& operator=(const AllocatorModeGuard&) = delete;
+};
 
 // The message of the bp::Error `f` throws, "(no error)" when it throws none; with `code`,
 // also checks the error's code.

@@ -44,14 +44,6 @@ struct TestDevice {
   TestDevice& operator=(const TestDevice&) = delete;
 };
 
-struct ModeGuard {
-  bp::AllocatorMode saved = bp::allocator_mode();
-  explicit ModeGuard(bp::AllocatorMode mode) { bp::set_allocator_mode(mode); }
-  ~ModeGuard() { bp::set_allocator_mode(saved); }
-  ModeGuard(const ModeGuard&) = delete;
-  ModeGuard& operator=(const ModeGuard&) = delete;
-};
-
 // The block size the cache hands out for a tensor of `bytes` bytes.
 size_t block_for(bp::Device device, size_t bytes) {
   bp::empty_cache(device);  // a cached block a quarter larger would serve it
@@ -63,7 +55,7 @@ size_t block_for(bp::Device device, size_t bytes) {
 }  // namespace
 
 TEST_CASE("size classes: 512-byte steps to 1 MiB, quarter powers of two to 8 MiB, 2 MiB above") {
-  ModeGuard caching(bp::AllocatorMode::Caching);
+  bp::test::AllocatorModeGuard caching(bp::AllocatorMode::Caching);
   TestDevice t;
   const bp::Device d = t.device;
   CHECK(block_for(d, 0) == 512);
@@ -88,7 +80,7 @@ TEST_CASE("size classes: 512-byte steps to 1 MiB, quarter powers of two to 8 MiB
 }
 
 TEST_CASE("a loop of same-size ops reuses one block: the plugin's alloc count stays flat") {
-  ModeGuard caching(bp::AllocatorMode::Caching);
+  bp::test::AllocatorModeGuard caching(bp::AllocatorMode::Caching);
   TestDevice t;
   bp::Tensor a = bp::full({64}, 1.0, bp::ScalarType::Float32, t.device);
   bp::Tensor b = bp::full({64}, 2.0, bp::ScalarType::Float32, t.device);
@@ -108,7 +100,7 @@ TEST_CASE("a loop of same-size ops reuses one block: the plugin's alloc count st
 }
 
 TEST_CASE("reuse on the CPU plugin and the reference backend") {
-  ModeGuard caching(bp::AllocatorMode::Caching);
+  bp::test::AllocatorModeGuard caching(bp::AllocatorMode::Caching);
   for (const bp::Device device : {bp::test::cpu_device(), bp::test::kRefDevice}) {
     CAPTURE(device.str());
     bp::Tensor a = bp::full({1000}, 1.0, bp::ScalarType::Float32, device);
@@ -120,7 +112,7 @@ TEST_CASE("reuse on the CPU plugin and the reference backend") {
 }
 
 TEST_CASE("out of memory: the cache is emptied and the allocation retried once") {
-  ModeGuard caching(bp::AllocatorMode::Caching);
+  bp::test::AllocatorModeGuard caching(bp::AllocatorMode::Caching);
   TestDevice t;
   t.state.budget = 64 * kKiB;
   { bp::Tensor held = bp::empty({32 * kKiB}, bp::ScalarType::UInt8, t.device); }
@@ -162,7 +154,7 @@ TEST_CASE("out of memory: the cache is emptied and the allocation retried once")
 }
 
 TEST_CASE("a block is reused only on the stream it was freed on") {
-  ModeGuard caching(bp::AllocatorMode::Caching);
+  bp::test::AllocatorModeGuard caching(bp::AllocatorMode::Caching);
   TestDevice t;
   bp::detail::CachingAllocator& alloc = bp::detail::Runtime::get().allocator(t.device);
   int stream_a = 0, stream_b = 0;  // two distinct handles; the fixture ignores them
@@ -182,7 +174,7 @@ TEST_CASE("a block is reused only on the stream it was freed on") {
 }
 
 TEST_CASE("unregistering a plugin returns its cached blocks before its shutdown") {
-  ModeGuard caching(bp::AllocatorMode::Caching);
+  bp::test::AllocatorModeGuard caching(bp::AllocatorMode::Caching);
   auto& state = bp::testing::test_plugin_state();
   bp::Tensor live;
   {
@@ -198,7 +190,7 @@ TEST_CASE("unregistering a plugin returns its cached blocks before its shutdown"
 }
 
 TEST_CASE("threads allocating and freeing together keep the books balanced") {
-  ModeGuard caching(bp::AllocatorMode::Caching);
+  bp::test::AllocatorModeGuard caching(bp::AllocatorMode::Caching);
   TestDevice t;
   std::vector<std::thread> threads;
   for (int k = 0; k < 4; ++k) {

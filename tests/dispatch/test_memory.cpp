@@ -30,14 +30,6 @@ struct TestDevice {
   TestDevice& operator=(const TestDevice&) = delete;
 };
 
-struct ModeGuard {
-  bp::AllocatorMode saved = bp::allocator_mode();
-  explicit ModeGuard(bp::AllocatorMode mode) { bp::set_allocator_mode(mode); }
-  ~ModeGuard() { bp::set_allocator_mode(saved); }
-  ModeGuard(const ModeGuard&) = delete;
-  ModeGuard& operator=(const ModeGuard&) = delete;
-};
-
 bp::Tensor bytes_on(bp::Device device, int64_t n) {
   return bp::empty({n}, bp::ScalarType::UInt8, device);
 }
@@ -53,7 +45,7 @@ TEST_CASE("allocator modes by name") {
 }
 
 TEST_CASE("the statistics add up: allocated, requested, reserved, cached, peaks, counts") {
-  ModeGuard caching(bp::AllocatorMode::Caching);
+  bp::test::AllocatorModeGuard caching(bp::AllocatorMode::Caching);
   TestDevice t;
   const bp::Device d = t.device;
   CHECK(bp::memory_stats(d).reserved_bytes == 0);  // a fresh device's books are empty
@@ -98,7 +90,7 @@ TEST_CASE("the statistics add up: allocated, requested, reserved, cached, peaks,
 }
 
 TEST_CASE("empty_cache returns cached blocks to the plugin and leaves live ones") {
-  ModeGuard caching(bp::AllocatorMode::Caching);
+  bp::test::AllocatorModeGuard caching(bp::AllocatorMode::Caching);
   TestDevice t;
   bp::Tensor live = bytes_on(t.device, 2048);
   { std::vector<bp::Tensor> gone{bytes_on(t.device, 4096), bytes_on(t.device, 8192)}; }
@@ -128,12 +120,12 @@ TEST_CASE("empty_cache returns cached blocks to the plugin and leaves live ones"
 }
 
 TEST_CASE("direct mode: one plugin alloc and free per tensor, exact sizes, nothing cached") {
-  ModeGuard caching(bp::AllocatorMode::Caching);
+  bp::test::AllocatorModeGuard caching(bp::AllocatorMode::Caching);
   TestDevice t;
   { bp::Tensor cached = bytes_on(t.device, 3000); }
   CHECK(t.state.bytes_in_use == 3072);
   {
-    ModeGuard direct(bp::AllocatorMode::Direct);
+    bp::test::AllocatorModeGuard direct(bp::AllocatorMode::Direct);
     CHECK(t.state.bytes_in_use == 0);  // switching to direct emptied the cache
     const bp::MemoryStats before = bp::memory_stats(t.device);
     const int allocs = t.state.allocs;
@@ -155,7 +147,7 @@ TEST_CASE("direct mode: one plugin alloc and free per tensor, exact sizes, nothi
   // A block allocated while caching and freed in direct mode goes straight to the plugin.
   bp::Tensor kept = bytes_on(t.device, 100);
   {
-    ModeGuard direct(bp::AllocatorMode::Direct);
+    bp::test::AllocatorModeGuard direct(bp::AllocatorMode::Direct);
     kept = bp::Tensor();
     CHECK(t.state.bytes_in_use == 0);
   }
