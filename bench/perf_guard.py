@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The instruction-count regression guard (issue 8; ctest label perf_guard): runs the
-dispatch micro-benchmark under callgrind, one measured function at a time, and fails when
+dispatch micro-benchmark under callgrind (one run per device and environment) and fails when
 a call costs more instructions than its budget in bench/budgets.toml.
 
   bench/perf_guard.py --binary build/default/bench/bench_add_one_element \
@@ -34,16 +34,20 @@ def main():
     with open(args.budgets, "rb") as f:
         budgets = tomllib.load(f)["budget"]
     over = []
+    runs = {}  # (device, env) -> {function: instructions per call}: one run serves many
     for entry in budgets:
         name = entry["name"]
         if args.only and name not in args.only:
             continue
+        env = entry.get("env", {})
+        key = (entry["device"], tuple(sorted(env.items())))
         try:
-            measured = instructions_per_call(args.binary, entry["function"], [entry["device"]],
-                                             env=entry.get("env"), valgrind=args.valgrind,
-                                             preload=args.preload)
-        except CallgrindError as e:
-            print(f"{name}: {e}", file=sys.stderr)
+            if key not in runs:
+                runs[key] = instructions_per_call(args.binary, [entry["device"]], env=env,
+                                                  valgrind=args.valgrind, preload=args.preload)
+            measured = runs[key][entry["function"]]
+        except (CallgrindError, KeyError) as e:
+            print(f"{name}: cannot measure: {e}", file=sys.stderr)
             return 2
         budget = entry["instructions"]
         verdict = "ok" if measured <= budget else "OVER BUDGET"
