@@ -27,6 +27,8 @@ import tempfile
 import time
 import tomllib
 
+# No __pycache__ in the source tree (ctest runs this from it).
+sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from callgrind import CallgrindError, instructions_per_call  # noqa: E402
 
