@@ -3,19 +3,21 @@
 // aligned_alloc, so large ones are fresh pages that fault in), against bp::add_out into a
 // preallocated output as the anchor (no allocation at all), for 1 element to 16M elements.
 // scripts/bench-allocator runs it; docs/allocator.md records the figures.
+#include "recording_reporter.hpp"
+
 #include <backplane/backplane.hpp>
 
 #include <benchmark/benchmark.h>
 
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <limits>
-#include <map>
 #include <string>
 #include <vector>
 
 namespace {
+
+using bp::bench::Figure;
+using bp::bench::min_of;
 
 const bp::Device kDevice(bp::device_types::CPU, 0);
 constexpr int64_t kSizes[] = {1, 4096, 262144, 4194304, 16777216};
@@ -59,9 +61,6 @@ void BM_add_out(benchmark::State& state) {
   for (auto _ : state) bp::add_out(out, a, b);
 }
 
-double min_of(const std::vector<double>& v) {
-  return v.empty() ? 0.0 : *std::min_element(v.begin(), v.end());
-}
 void sizes(benchmark::internal::Benchmark* b) {
   for (int64_t n : kSizes) b->Arg(n);
   b->UseRealTime()->ComputeStatistics("min", min_of)->Unit(benchmark::kMicrosecond);
@@ -69,45 +68,6 @@ void sizes(benchmark::internal::Benchmark* b) {
 BENCHMARK(BM_add_caching)->Apply(sizes);
 BENCHMARK(BM_add_direct)->Apply(sizes);
 BENCHMARK(BM_add_out)->Apply(sizes);
-
-// Keeps each benchmark's median and best repetition in seconds per iteration, by
-// "function/arg" (computed from the repetitions when the aggregates were not reported).
-struct Figure {
-  double median = std::numeric_limits<double>::quiet_NaN();
-  double best = std::numeric_limits<double>::quiet_NaN();
-};
-double median_of(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? std::numeric_limits<double>::quiet_NaN() : v[v.size() / 2];
-}
-class RecordingReporter : public benchmark::ConsoleReporter {
- public:
-  void ReportRuns(const std::vector<Run>& runs) override {
-    for (const Run& r : runs) {
-      if (r.error_occurred || r.iterations == 0) continue;
-      std::string name = r.run_name.function_name;
-      if (!r.run_name.args.empty()) name += "/" + r.run_name.args;
-      const double per_iteration = r.real_accumulated_time / static_cast<double>(r.iterations);
-      if (r.run_type == Run::RT_Iteration)
-        repetitions_[name].push_back(per_iteration);
-      else if (r.aggregate_name == "median")
-        aggregates_[name].median = per_iteration;
-      else if (r.aggregate_name == "min")
-        aggregates_[name].best = per_iteration;
-    }
-    ConsoleReporter::ReportRuns(runs);
-  }
-  Figure figure(const std::string& name) const {
-    if (auto a = aggregates_.find(name); a != aggregates_.end()) return a->second;
-    if (auto r = repetitions_.find(name); r != repetitions_.end())
-      return {median_of(r->second), min_of(r->second)};
-    return {};
-  }
-
- private:
-  std::map<std::string, std::vector<double>> repetitions_;
-  std::map<std::string, Figure> aggregates_;
-};
 
 }  // namespace
 
@@ -120,7 +80,7 @@ int main(int argc, char** argv) {
                  report.message.c_str());
     return 1;
   }
-  RecordingReporter reporter;
+  bp::bench::RecordingReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
   std::printf(

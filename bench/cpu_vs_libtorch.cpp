@@ -1,9 +1,14 @@
 // The CPU plugin against libtorch (Debian's libtorch-dev 1.13), measured in one run with
 // Google Benchmark: the plugin's load time, a 1-element add with and without output
 // allocation, and a 16M-element f32 add (allocating and into an existing output) next to a
-// hand-written OpenMP loop. Prints a table of ratios at the end: wall times on these
-// shared machines drift, ratios measured in the same run hold. Built only with g++ when
-// Torch is found (its 1.13 headers do not parse under clang in C++20).
+// hand-written OpenMP loop; f32 matmul 1024 and 2048 next to the FP32 FMA peak measured
+// here (bench/fma_peak.hpp); softmax, layer_norm and sum over rows of 4096, and the
+// transpose-copy of a 4096x4096 matrix. Prints a table of ratios at the end: wall times on
+// these shared machines drift, ratios measured in the same run hold (scripts/bench reads
+// them from --benchmark_out instead). Built only with g++ when Torch is found (its 1.13
+// headers do not parse under clang in C++20).
+#include "fma_peak.hpp"
+
 #include <backplane/backplane.hpp>
 
 #include <ATen/ATen.h>
@@ -56,12 +61,14 @@ void BM_bp_add_out_16M(benchmark::State& state) {
   const bp::Tensor a = bp::full({kLarge}, 1.5, bp::ScalarType::Float32, g_cpu);
   const bp::Tensor b = bp::full({kLarge}, 2.0, bp::ScalarType::Float32, g_cpu);
   bp::Tensor out = bp::empty({kLarge}, bp::ScalarType::Float32, g_cpu);
+  bp::add_out(out, a, b);  // faults the output's pages in: not what is measured
   for (auto _ : state) bp::add_out(out, a, b);
   state.SetBytesProcessed(state.iterations() * kLarge * 12);
 }
 void BM_torch_add_out_16M(benchmark::State& state) {
   const at::Tensor a = at::full({kLarge}, 1.5), b = at::full({kLarge}, 2.0);
   at::Tensor out = at::empty({kLarge});
+  at::add_out(out, a, b);  // faults the output's pages in, as for bp::add_out
   for (auto _ : state) at::add_out(out, a, b);
   state.SetBytesProcessed(state.iterations() * kLarge * 12);
 }
@@ -77,6 +84,84 @@ void BM_loop_add_out_16M(benchmark::State& state) {
     benchmark::ClobberMemory();
   }
   state.SetBytesProcessed(state.iterations() * kLarge * 12);
+}
+
+// --- f32 matmul, allocating on both sides (at::mm has no cheaper form users reach for) ---
+void set_flops(benchmark::State& state, int64_t n) {
+  state.counters["FLOP/s"] = benchmark::Counter(2.0 * static_cast<double>(n * n * n),
+                                                benchmark::Counter::kIsIterationInvariantRate);
+}
+void BM_bp_matmul(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  const bp::Tensor a = bp::full({n, n}, 0.5, bp::ScalarType::Float32, g_cpu);
+  const bp::Tensor b = bp::full({n, n}, 0.25, bp::ScalarType::Float32, g_cpu);
+  for (auto _ : state) benchmark::DoNotOptimize(bp::matmul(a, b));
+  set_flops(state, n);
+}
+void BM_torch_mm(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  const at::Tensor a = at::full({n, n}, 0.5), b = at::full({n, n}, 0.25);
+  for (auto _ : state) benchmark::DoNotOptimize(at::mm(a, b));
+  set_flops(state, n);
+}
+// The anchor of the matmul rows: FP32 FMAs from registers on every thread (FLOP/s).
+void BM_fma_peak(benchmark::State& state) {
+  double flops = 0;
+  for (auto _ : state) {
+#pragma omp parallel reduction(+ : flops)
+    flops += bp::bench::fma_peak_flops(1 << 22);
+  }
+  state.counters["FLOP/s"] = benchmark::Counter(flops, benchmark::Counter::kIsRate);
+}
+
+// --- row operations over [1024, 4096] f32, and a 4096x4096 transpose-copy ---
+constexpr int64_t kRows = 1024, kRow = 4096, kSquare = 4096;
+void BM_bp_softmax(benchmark::State& state) {
+  const bp::Tensor a = bp::full({kRows, kRow}, 0.5, bp::ScalarType::Float32, g_cpu);
+  bp::Tensor out = bp::empty({kRows, kRow}, bp::ScalarType::Float32, g_cpu);
+  bp::softmax_out(out, a, -1);  // faults the output in (as in every *_out benchmark here)
+  for (auto _ : state) bp::softmax_out(out, a, -1);
+}
+void BM_torch_softmax(benchmark::State& state) {
+  const at::Tensor a = at::full({kRows, kRow}, 0.5);
+  at::Tensor out = at::empty({kRows, kRow});
+  at::softmax_out(out, a, -1);
+  for (auto _ : state) at::softmax_out(out, a, -1);
+}
+void BM_bp_layer_norm(benchmark::State& state) {
+  const bp::Tensor a = bp::full({kRows, kRow}, 0.5, bp::ScalarType::Float32, g_cpu);
+  for (auto _ : state) benchmark::DoNotOptimize(bp::layer_norm(a, {kRow}));
+}
+void BM_torch_layer_norm(benchmark::State& state) {
+  const at::Tensor a = at::full({kRows, kRow}, 0.5);
+  for (auto _ : state) benchmark::DoNotOptimize(at::layer_norm(a, {kRow}));
+}
+void BM_bp_sum(benchmark::State& state) {
+  const bp::Tensor a = bp::full({kRows, kRow}, 0.5, bp::ScalarType::Float32, g_cpu);
+  bp::Tensor out = bp::empty({kRows}, bp::ScalarType::Float32, g_cpu);
+  bp::sum_out(out, a, std::vector<int64_t>{-1});
+  for (auto _ : state) bp::sum_out(out, a, std::vector<int64_t>{-1});
+}
+void BM_torch_sum(benchmark::State& state) {
+  const at::Tensor a = at::full({kRows, kRow}, 0.5);
+  at::Tensor out = at::empty({kRows});
+  at::sum_out(out, a, {-1});
+  for (auto _ : state) at::sum_out(out, a, {-1});
+}
+// Into a preallocated output on both sides: a fresh 64 MiB output would time page faults.
+void BM_bp_transpose_copy(benchmark::State& state) {
+  const bp::Tensor a = bp::full({kSquare, kSquare}, 0.5, bp::ScalarType::Float32, g_cpu);
+  bp::Tensor out = bp::empty({kSquare, kSquare}, bp::ScalarType::Float32, g_cpu);
+  bp::copy_(out, a.t());
+  for (auto _ : state) bp::copy_(out, a.t());
+  state.SetBytesProcessed(state.iterations() * kSquare * kSquare * 8);
+}
+void BM_torch_transpose_copy(benchmark::State& state) {
+  const at::Tensor a = at::full({kSquare, kSquare}, 0.5);
+  at::Tensor out = at::empty({kSquare, kSquare});
+  out.copy_(a.t());
+  for (auto _ : state) out.copy_(a.t());
+  state.SetBytesProcessed(state.iterations() * kSquare * kSquare * 8);
 }
 
 // Keeps each run's time per iteration (ns) by benchmark name for the ratio table.
@@ -100,6 +185,17 @@ BENCHMARK(BM_torch_add_16M)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_bp_add_out_16M)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_torch_add_out_16M)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_loop_add_out_16M)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_bp_matmul)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_torch_mm)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_fma_peak)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_bp_softmax)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_torch_softmax)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_bp_layer_norm)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_torch_layer_norm)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_bp_sum)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_torch_sum)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_bp_transpose_copy)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_torch_transpose_copy)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 int main(int argc, char** argv) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -132,5 +228,11 @@ int main(int argc, char** argv) {
   ratio("BM_bp_add_16M/real_time", "BM_torch_add_16M/real_time");
   ratio("BM_bp_add_out_16M/real_time", "BM_torch_add_out_16M/real_time");
   ratio("BM_bp_add_out_16M/real_time", "BM_loop_add_out_16M/real_time");
+  for (const char* n : {"1024", "2048"})
+    ratio(("BM_bp_matmul/" + std::string(n) + "/real_time").c_str(),
+          ("BM_torch_mm/" + std::string(n) + "/real_time").c_str());
+  for (const char* op : {"softmax", "layer_norm", "sum", "transpose_copy"})
+    ratio(("BM_bp_" + std::string(op) + "/real_time").c_str(),
+          ("BM_torch_" + std::string(op) + "/real_time").c_str());
   return 0;
 }

@@ -11,6 +11,8 @@
 //     with BACKPLANE_OPENCL_MATMUL=tiled) against CLBlastSgemm called directly.
 // Every timed iteration ends with the device idle (the public device API's synchronize, or
 // clFinish). The table at the end gives medians over --benchmark_repetitions.
+#include "recording_reporter.hpp"
+
 #include <backplane/backplane.hpp>
 
 #include <CL/cl.h>
@@ -24,13 +26,15 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <map>
 #include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace {
+
+using bp::bench::Figure;
+using bp::bench::min_of;
 
 constexpr int64_t kLarge = 16 << 20;
 constexpr int kPipeline = 1000;
@@ -382,56 +386,6 @@ void BM_clblast_sgemm(benchmark::State& state) {
 }
 #endif
 
-// A benchmark's real time per iteration (seconds) over its repetitions: the median, and
-// the best repetition (the least disturbed by the other work of a shared machine).
-struct Figure {
-  double median = NAN;
-  double best = NAN;
-};
-
-double median_of(std::vector<double> v) {
-  if (v.empty()) return NAN;
-  std::sort(v.begin(), v.end());
-  const size_t h = v.size() / 2;
-  return v.size() % 2 ? v[h] : (v[h - 1] + v[h]) / 2;
-}
-double min_of(const std::vector<double>& v) {
-  return v.empty() ? NAN : *std::min_element(v.begin(), v.end());
-}
-
-// Collects each benchmark's figure by name ("BM_bp_matmul/512"): from its repetitions, or
-// from the median and min aggregates when only those are reported
-// (--benchmark_display_aggregates_only).
-class RecordingReporter : public benchmark::ConsoleReporter {
- public:
-  void ReportRuns(const std::vector<Run>& runs) override {
-    for (const Run& r : runs) {
-      if (r.error_occurred || r.iterations == 0) continue;
-      std::string name = r.run_name.function_name;
-      if (!r.run_name.args.empty()) name += "/" + r.run_name.args;
-      const double per_iteration = r.real_accumulated_time / static_cast<double>(r.iterations);
-      if (r.run_type == Run::RT_Iteration)
-        repetitions_[name].push_back(per_iteration);
-      else if (r.aggregate_name == "median")
-        aggregates_[name].median = per_iteration;
-      else if (r.aggregate_name == "min")
-        aggregates_[name].best = per_iteration;
-    }
-    ConsoleReporter::ReportRuns(runs);
-  }
-  // NaN when the benchmark did not run (filtered out).
-  Figure figure(const std::string& name) const {
-    if (auto a = aggregates_.find(name); a != aggregates_.end()) return a->second;
-    if (auto r = repetitions_.find(name); r != repetitions_.end())
-      return {median_of(r->second), min_of(r->second)};
-    return {};
-  }
-
- private:
-  std::map<std::string, std::vector<double>> repetitions_;
-  std::map<std::string, Figure> aggregates_;
-};
-
 double max_relative_difference(const std::vector<float>& x, const std::vector<float>& y) {
   double diff = 0, scale = 0;
   for (size_t i = 0; i < x.size() && i < y.size(); ++i) {
@@ -528,7 +482,7 @@ int main(int argc, char** argv) try {
 
   first_calls();
 
-  RecordingReporter reporter;
+  bp::bench::RecordingReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
 
