@@ -1,7 +1,8 @@
 // CPU kernel for matmul. The meta rule has reduced every matmul to `self` [*B, n, k] times
 // `other` [*B, k, m] into `out` [*B, n, m], identical batch dims (possibly stride 0 from
 // broadcasting), one dtype for all three (docs/ops.md).
-//   - f32 goes to oneDNN's dnnl_sgemm (the BLAS chosen in docs/cpu.md): a transposed operand
+//   - f32 goes to oneDNN's dnnl_sgemm (the BLAS chosen in docs/cpu.md; opened on first use,
+//     onednn.hpp): a transposed operand
 //     is passed with a transpose flag, any other layout is first copied contiguous;
 //   - f16/bf16 are widened to f32 (exact), multiplied by sgemm, and rounded back once;
 //   - f64 and the integer dtypes use a blocked loop here (oneDNN has no dgemm): f64 sums in
@@ -9,6 +10,7 @@
 // Small products of a batch are spread over OpenMP threads, each sgemm then running on one
 // thread (oneDNN runs serially inside a parallel region); large ones run one after another,
 // each using oneDNN's own OpenMP threads: the two never nest, so threads never oversubscribe.
+#include "onednn.hpp"
 #include "simd_reduce.hpp"
 #include "strided_view.hpp"
 
@@ -113,7 +115,7 @@ dnnl_status_t sgemm(const Mat<const float>& a, const Mat<const float>& b, const 
   }
   const int max_threads = omp_get_max_threads();
   if (!threaded && max_threads > 1) omp_set_num_threads(1);
-  const dnnl_status_t s = dnnl_sgemm(ta, tb, n, m, k, 1.0f, ap, lda, bp, ldb, 0.0f, cp, ldc);
+  const dnnl_status_t s = onednn().sgemm(ta, tb, n, m, k, 1.0f, ap, lda, bp, ldb, 0.0f, cp, ldc);
   if (!threaded && max_threads > 1) omp_set_num_threads(max_threads);
   if (!direct && s == dnnl_success)
     for (int64_t i = 0; i < n; ++i)
@@ -243,6 +245,11 @@ bp_status matmul_kernel(const bp_call* c) {
   if (a.dtype == BP_DTYPE_BOOL)
     return fail(BP_ERR_UNSUPPORTED, "matmul: bool is not supported (as in PyTorch)");
   if (bp_status s = check_shapes(a, b, out); s != BP_OK) return s;
+  const bool uses_sgemm =
+      a.dtype == BP_DTYPE_F32 || a.dtype == BP_DTYPE_F16 || a.dtype == BP_DTYPE_BF16;
+  if (uses_sgemm && !onednn().sgemm)
+    return fail(BP_ERR_UNSUPPORTED, std::string("matmul: ") + dtype_str(a.dtype) +
+                                        " needs oneDNN's dnnl_sgemm: " + onednn().problem);
   dnnl_status_t s = dnnl_success;
   visit_dtype(a.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
