@@ -121,17 +121,24 @@ def plugin_loads(build, m, repeats):
         log("bench_plugin_load or the CPU plugin not built: load rows left empty")
         return {}
 
-    def median_load(paths):
-        runs = [json.loads(subprocess.run([binary, *paths], capture_output=True, text=True,
-                                          check=True).stdout) for _ in range(repeats)]
+    def median_load(paths, options=()):
+        runs = [json.loads(subprocess.run([binary, *options, *paths], capture_output=True,
+                                          text=True, check=True).stdout)
+                for _ in range(repeats)]
         per_plugin = {os.path.basename(p["path"]): statistics.median(
             r["plugins"][i]["ms"] for r in runs) for i, p in enumerate(runs[0]["plugins"])}
         statuses = {os.path.basename(p["path"]): p["status"] for p in runs[0]["plugins"]}
+        m["load/vendor_init"] = statistics.median(r["vendor_init_ms"] for r in runs)
         return statistics.median(r["total_ms"] for r in runs), per_plugin, statuses
 
     m["load/cpu"], _, _ = median_load([cpu])
-    m["load/all"], per_plugin, statuses = median_load(every)
-    log(f"plugin load: cpu {m['load/cpu']:.2f} ms, all {m['load/all']:.2f} ms")
+    m["load/all_cold"], _, _ = median_load(every)
+    # The issue's target leaves out the vendor runtimes' initialisation: they are initialised
+    # first, outside the clock (bench/plugin_load.cpp, --vendor-first).
+    m["load/all"], per_plugin, statuses = median_load(every, ["--vendor-first"])
+    log(f"plugin load: cpu {m['load/cpu']:.2f} ms, all {m['load/all']:.2f} ms after "
+        f"{m['load/vendor_init']:.2f} ms of vendor runtime start-up "
+        f"({m['load/all_cold']:.2f} ms with it)")
     return {name: (ms, statuses[name]) for name, ms in per_plugin.items()}
 
 
@@ -240,7 +247,8 @@ def markdown(result, targets, loads):
                      f" {fmt(r['anchor_value'])} | {ratio} | {r['target']} | {met_text} |")
     lines += [""] + [f"[{i}] {n}" for i, n in enumerate(notes, 1)]
     if loads:
-        lines += ["", "Plugin load, every built plugin in one fresh process (median ms):", ""]
+        lines += ["", "Plugin load, every built plugin in one fresh process, the vendor runtimes "
+                  "initialised first (median ms):", ""]
         lines += [f"- {name}: {ms:.2f} ms ({status})" for name, (ms, status) in loads.items()]
     return "\n".join(lines) + "\n"
 

@@ -15,8 +15,6 @@ using ST = ScalarType;
 constexpr std::array<std::string_view, kNumScalarTypes> kShortNames = {
     "bool", "i8", "u8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64"};
 
-constexpr std::array<size_t, kNumScalarTypes> kSizes = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8};
-
 // PyTorch's spellings (torch.float32, torch.half, torch.long, ...), besides the short names.
 constexpr std::array<std::pair<std::string_view, ST>, 16> kTorchNames = {{
     {"float32", ST::Float32},
@@ -83,10 +81,11 @@ std::optional<ScalarType> parse_dtype(std::string_view name) {
   return std::nullopt;
 }
 
-size_t element_size(ScalarType t) {
-  check_valid(t, "element_size");
-  return kSizes[index_of(t)];
+namespace detail {
+void throw_invalid_dtype(ScalarType t, std::string_view what) {
+  BP_FAIL(ErrorCode::Type, "{}: invalid dtype code {}", what, static_cast<int>(t));
 }
+}  // namespace detail
 
 ScalarType promote_types(ScalarType a, ScalarType b) {
   check_valid(a, "promote_types");

@@ -8,21 +8,15 @@ namespace bp::detail {
 
 bp_tensor describe_tensor(const Tensor& t) {
   bp_tensor d{};
-  d.struct_size = sizeof(bp_tensor);
-  d.data = t.storage()->data();
-  d.byte_offset = static_cast<uint64_t>(t.storage_offset()) * t.element_size();
-  d.device_type = t.device().type;
-  d.device_index = t.device().index;
-  d.dtype = static_cast<bp_dtype>(t.dtype());
-  d.ndim = static_cast<int32_t>(t.dim());
-  d.shape = t.sizes().data();
-  d.strides = t.strides().data();
+  describe_tensor(t, t.device(), &d);
   return d;
 }
 
 const bp_tensor* CallFrame::describe(const Tensor& t) {
-  tensors_.push_back(describe_tensor(t));
-  return &tensors_.back();
+  bp_tensor* d =
+      inline_used_ < kInline ? &inline_tensors_[inline_used_++] : &more_tensors_.emplace_front();
+  *d = describe_tensor(t);
+  return d;
 }
 
 void CallFrame::add_tensor(const Tensor& t) {
@@ -51,22 +45,13 @@ void CallFrame::add(const IValue& iv) {
             v.tag = BP_VALUE_NONE;
           }
         } else if constexpr (std::is_same_v<T, TensorList>) {
-          auto& list = lists_.emplace_back();
+          auto& list = lists_.emplace_front();
           for (const Tensor& t : x) list.push_back(describe(t));
           v.tag = BP_VALUE_TENSOR_LIST;
           v.u.list.items.tensors = list.data();
           v.u.list.count = list.size();
         } else if constexpr (std::is_same_v<T, Scalar>) {
-          if (x.is_bool()) {
-            v.tag = BP_VALUE_BOOL;
-            v.u.b = x.to_bool();
-          } else if (x.is_integral()) {
-            v.tag = BP_VALUE_INT;
-            v.u.i = x.to_int();
-          } else {
-            v.tag = BP_VALUE_FLOAT;
-            v.u.f = x.to_double();
-          }
+          v = box_scalar(x);
         } else if constexpr (std::is_same_v<T, int64_t>) {
           v.tag = BP_VALUE_INT;
           v.u.i = x;

@@ -9,7 +9,8 @@
 
 #include <boost/container/small_vector.hpp>
 
-#include <deque>
+#include <array>
+#include <forward_list>
 #include <vector>
 
 namespace bp::detail {
@@ -25,10 +26,45 @@ class CallFrame {
   const bp_tensor* describe(const Tensor& t);
 
   boost::container::small_vector<bp_value, 8> values_;
-  std::deque<bp_tensor> tensors_;  // stable addresses
-  std::deque<std::vector<const bp_tensor*>> lists_;
+  // Descriptors need stable addresses (values_ points at them): the first kInline live in
+  // the frame, more in a list. Neither allocates until used (a deque would, when made).
+  static constexpr size_t kInline = 8;
+  std::array<bp_tensor, kInline> inline_tensors_;
+  size_t inline_used_ = 0;
+  std::forward_list<bp_tensor> more_tensors_;
+  std::forward_list<std::vector<const bp_tensor*>> lists_;
 };
 
 bp_tensor describe_tensor(const Tensor& t);
+
+// describe_tensor for a defined tensor whose device the caller has read already (the fast
+// path's inline form).
+[[gnu::always_inline]] inline void describe_tensor(const Tensor& t, Device device, bp_tensor* d) {
+  d->struct_size = sizeof(bp_tensor);
+  d->data = t.storage()->data();
+  d->byte_offset = static_cast<uint64_t>(t.storage_offset()) * element_size(t.dtype());
+  d->device_type = device.type;
+  d->device_index = device.index;
+  d->dtype = static_cast<bp_dtype>(t.dtype());
+  d->ndim = static_cast<int32_t>(t.dim());
+  d->shape = t.sizes().data();
+  d->strides = t.strides().data();
+}
+
+// A Scalar as the kernel sees it: BP_VALUE_BOOL, BP_VALUE_INT or BP_VALUE_FLOAT.
+inline bp_value box_scalar(const Scalar& s) {
+  bp_value v{};
+  if (s.is_bool()) {
+    v.tag = BP_VALUE_BOOL;
+    v.u.b = s.to_bool();
+  } else if (s.is_integral()) {
+    v.tag = BP_VALUE_INT;
+    v.u.i = s.to_int();
+  } else {
+    v.tag = BP_VALUE_FLOAT;
+    v.u.f = s.to_double();
+  }
+  return v;
+}
 
 }  // namespace bp::detail

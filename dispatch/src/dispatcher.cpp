@@ -16,6 +16,7 @@
 #include "backplane/tensor_api.hpp"
 
 #include <fmt/format.h>
+#include <boost/container/small_vector.hpp>
 
 #include <exception>
 #include <optional>
@@ -259,10 +260,12 @@ std::vector<Tensor> dispatch(OpId id, std::vector<IValue>& args, std::span<Tenso
   convert_inputs(args, meta);
 
   std::vector<Tensor> results;
-  std::vector<OutputPlan> plans;
+  results.reserve(meta.outputs.size() + 1);
+  // Inline room for two outputs (every op of v1 has at most two): no heap allocation.
+  boost::container::small_vector<OutputPlan, 2> plans;
   // The views the kernel writes; they own the shape/stride arrays its descriptors borrow,
   // so they must outlive the kernel call (reserved: no reallocation moves them).
-  std::vector<Tensor> kernel_outputs;
+  boost::container::small_vector<Tensor, 2> kernel_outputs;
   kernel_outputs.reserve(meta.outputs.size());
   CallFrame frame;
   for (const IValue& v : args) frame.add(v);

@@ -21,8 +21,6 @@ namespace {
 
 struct FallbackState {
   std::atomic<FallbackPolicy> policy{FallbackPolicy::Error};
-  // Read on every call that has a kernel: false (the common case) skips the lookup.
-  std::atomic<bool> any_forced{false};
   std::mutex mu;
   std::set<std::pair<std::string, std::string>> forced;  // (backend, op)
   std::set<std::string> warned;                          // "op on device"
@@ -63,15 +61,14 @@ namespace {
 
 bool forced_by_name(std::string_view backend, const OpDef& op) {
   FallbackState& s = state();
-  if (!s.any_forced.load(std::memory_order_relaxed)) return false;
+  if (!g_any_forced_fallback.load(std::memory_order_relaxed)) return false;
   std::lock_guard lock(s.mu);
   return s.forced.count({std::string(backend), op.name}) > 0;
 }
 
 }  // namespace
 
-bool forced_fallback(DeviceType type, const OpDef& op) {
-  if (!state().any_forced.load(std::memory_order_relaxed)) return false;
+bool forced_fallback_lookup(DeviceType type, const OpDef& op) {
   return forced_by_name(device_type_name(type), op);
 }
 
@@ -169,7 +166,7 @@ void force_fallback(std::string_view backend, std::string_view op_name) {
   detail::FallbackState& s = detail::state();
   std::lock_guard lock(s.mu);
   s.forced.emplace(std::string(backend), op.name);
-  s.any_forced.store(true, std::memory_order_relaxed);
+  detail::g_any_forced_fallback.store(true, std::memory_order_relaxed);
 }
 
 bool is_fallback_forced(std::string_view backend, std::string_view op_name) {
@@ -184,7 +181,7 @@ void clear_forced_fallbacks() {
   detail::FallbackState& s = detail::state();
   std::lock_guard lock(s.mu);
   s.forced.clear();
-  s.any_forced.store(false, std::memory_order_relaxed);
+  detail::g_any_forced_fallback.store(false, std::memory_order_relaxed);
 }
 
 FallbackStats fallback_stats() {

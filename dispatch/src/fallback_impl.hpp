@@ -5,6 +5,7 @@
 #include "backplane/core/catalog.hpp"
 #include "backplane/dispatch/fallback.hpp"
 
+#include <atomic>
 #include <span>
 #include <string>
 #include <string_view>
@@ -12,9 +13,15 @@
 
 namespace bp::detail {
 
-// True when the backend of slot `type` forces `op` to fall back (one relaxed load when
-// nothing is forced anywhere).
-bool forced_fallback(DeviceType type, const OpDef& op);
+// Whether any backend forces any op to fall back: read on every call that has a kernel, so
+// the common case (nothing forced) costs one relaxed load.
+inline std::atomic<bool> g_any_forced_fallback{false};
+bool forced_fallback_lookup(DeviceType type, const OpDef& op);
+
+// True when the backend of slot `type` forces `op` to fall back.
+inline bool forced_fallback(DeviceType type, const OpDef& op) {
+  return g_any_forced_fallback.load(std::memory_order_relaxed) && forced_fallback_lookup(type, op);
+}
 
 // The text error messages add to say how to enable fallback.
 std::string fallback_hint();

@@ -6,6 +6,7 @@
 #include "backplane/core/error.hpp"
 #include "backplane/dispatch/dispatcher.hpp"
 #include "backplane/tensor_api.hpp"
+#include "fast_path.hpp"
 #include "runtime_impl.hpp"
 
 namespace bp {
@@ -27,6 +28,64 @@ Tensor& inplace1(Tensor& self, OpId id, std::vector<IValue> args) {
   return self;
 }
 
+// ---- elementwise ops: the fast path (fast_path.hpp) first, else the boxed call ----------
+// `t` are the op's tensors and `s` its Scalars, both in schema order (tensors first).
+template <size_t N, size_t S>
+std::vector<IValue> boxed(const Tensor* const (&t)[N], const Scalar (&s)[S]) {
+  std::vector<IValue> args;
+  args.reserve(N + S);
+  for (const Tensor* x : t) args.emplace_back(*x);
+  for (const Scalar& x : s) args.emplace_back(x);
+  return args;
+}
+
+template <size_t N, size_t S>
+Tensor elementwise(detail::ElementwiseCall& op, const Tensor* const (&t)[N], const Scalar (&s)[S]) {
+  Tensor result;  // one named result: returned without a move (NRVO)
+  if (!op.template run<N, S>(t, s, result, /*allocate=*/true)) result = call1(op.id(), boxed(t, s));
+  return result;
+}
+template <size_t N, size_t S>
+Tensor& elementwise_out(Tensor& out, detail::ElementwiseCall& op, const Tensor* const (&t)[N],
+                        const Scalar (&s)[S]) {
+  if (op.template run<N, S>(t, s, out, /*allocate=*/false)) return out;
+  return out1(out, op.id(), boxed(t, s));
+}
+// In place: `self` is t[0] and the output.
+template <size_t N, size_t S>
+Tensor& elementwise_(Tensor& self, detail::ElementwiseCall& op, const Tensor* const (&t)[N],
+                     const Scalar (&s)[S]) {
+  if (op.template run<N, S>(t, s, self, /*allocate=*/false)) return self;
+  return inplace1(self, op.id(), boxed(t, s));
+}
+
+// The same without Scalars (a zero-length array cannot be a parameter).
+constexpr Scalar kNoScalars[1] = {};
+template <size_t N>
+std::vector<IValue> boxed(const Tensor* const (&t)[N]) {
+  std::vector<IValue> args;
+  args.reserve(N);
+  for (const Tensor* x : t) args.emplace_back(*x);
+  return args;
+}
+template <size_t N>
+Tensor elementwise(detail::ElementwiseCall& op, const Tensor* const (&t)[N]) {
+  Tensor result;
+  if (!op.template run<N, 0>(t, kNoScalars, result, /*allocate=*/true))
+    result = call1(op.id(), boxed(t));
+  return result;
+}
+template <size_t N>
+Tensor& elementwise_out(Tensor& out, detail::ElementwiseCall& op, const Tensor* const (&t)[N]) {
+  if (op.template run<N, 0>(t, kNoScalars, out, /*allocate=*/false)) return out;
+  return out1(out, op.id(), boxed(t));
+}
+template <size_t N>
+Tensor& elementwise_(Tensor& self, detail::ElementwiseCall& op, const Tensor* const (&t)[N]) {
+  if (op.template run<N, 0>(t, kNoScalars, self, /*allocate=*/false)) return self;
+  return inplace1(self, op.id(), boxed(t));
+}
+
 IValue dims(const OptionalIntList& d) {
   return d ? IValue(Shape(d->begin(), d->end())) : IValue();
 }
@@ -45,6 +104,9 @@ IValue opt(const std::optional<Tensor>& t) {
 #define BP_OP_ID(name)                 \
   static const OpId kOp = op_id(name); \
   (void)kOp
+// An elementwise op's fast-path state (fast_path.hpp), one per typed function.
+#define BP_ELEMENTWISE(name, num_tensors, num_scalars) \
+  static detail::ElementwiseCall kOp(name, num_tensors, num_scalars)
 
 // ---- data movement and factories -------------------------------------------------------
 Tensor& copy_(Tensor& self, const Tensor& src, bool non_blocking) {
@@ -116,16 +178,16 @@ Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t padding_id
 // ---- elementwise unary -----------------------------------------------------------------
 #define BP_DEFINE_UNARY(name, op_name)                  \
   Tensor name(const Tensor& self) {                     \
-    BP_OP_ID(op_name);                                  \
-    return call1(kOp, {self});                          \
+    BP_ELEMENTWISE(op_name, 1, 0);                      \
+    return elementwise(kOp, {&self});                   \
   }                                                     \
   Tensor& name##_out(Tensor& out, const Tensor& self) { \
-    BP_OP_ID(op_name);                                  \
-    return out1(out, kOp, {self});                      \
+    BP_ELEMENTWISE(op_name, 1, 0);                      \
+    return elementwise_out(out, kOp, {&self});          \
   }                                                     \
   Tensor& name##_(Tensor& self) {                       \
-    BP_OP_ID(op_name);                                  \
-    return inplace1(self, kOp, {self});                 \
+    BP_ELEMENTWISE(op_name, 1, 0);                      \
+    return elementwise_(self, kOp, {&self});            \
   }
 BP_DEFINE_UNARY(neg, "neg")
 BP_DEFINE_UNARY(abs, "abs")
@@ -163,20 +225,20 @@ Tensor& gelu_(Tensor& self, const std::string& approximate) {
 // ---- elementwise binary ----------------------------------------------------------------
 #define BP_DEFINE_ALPHA_BINARY(name, tensor_op, scalar_op)                                 \
   Tensor name(const Tensor& self, const Tensor& other, Scalar alpha) {                     \
-    BP_OP_ID(tensor_op);                                                                   \
-    return call1(kOp, {self, other, alpha});                                               \
+    BP_ELEMENTWISE(tensor_op, 2, 1);                                                       \
+    return elementwise(kOp, {&self, &other}, {alpha});                                     \
   }                                                                                        \
   Tensor name(const Tensor& self, Scalar other, Scalar alpha) {                            \
     BP_OP_ID(scalar_op);                                                                   \
     return call1(kOp, {self, other, alpha});                                               \
   }                                                                                        \
   Tensor& name##_out(Tensor& out, const Tensor& self, const Tensor& other, Scalar alpha) { \
-    BP_OP_ID(tensor_op);                                                                   \
-    return out1(out, kOp, {self, other, alpha});                                           \
+    BP_ELEMENTWISE(tensor_op, 2, 1);                                                       \
+    return elementwise_out(out, kOp, {&self, &other}, {alpha});                            \
   }                                                                                        \
   Tensor& name##_(Tensor& self, const Tensor& other, Scalar alpha) {                       \
-    BP_OP_ID(tensor_op);                                                                   \
-    return inplace1(self, kOp, {self, other, alpha});                                      \
+    BP_ELEMENTWISE(tensor_op, 2, 1);                                                       \
+    return elementwise_(self, kOp, {&self, &other}, {alpha});                              \
   }                                                                                        \
   Tensor& name##_(Tensor& self, Scalar other, Scalar alpha) {                              \
     BP_OP_ID(scalar_op);                                                                   \
@@ -188,8 +250,8 @@ BP_DEFINE_ALPHA_BINARY(sub, "sub.Tensor", "sub.Scalar")
 
 Tensor div(const Tensor& self, const Tensor& other, std::optional<std::string> rounding_mode) {
   if (!rounding_mode) {
-    BP_OP_ID("div.Tensor");
-    return call1(kOp, {self, other});
+    BP_ELEMENTWISE("div.Tensor", 2, 0);
+    return elementwise(kOp, {&self, &other});
   }
   BP_OP_ID("div.Tensor_mode");
   return call1(kOp, {self, other, opt(rounding_mode)});
@@ -205,16 +267,16 @@ Tensor div(const Tensor& self, Scalar other, std::optional<std::string> rounding
 Tensor& div_out(Tensor& out, const Tensor& self, const Tensor& other,
                 std::optional<std::string> rounding_mode) {
   if (!rounding_mode) {
-    BP_OP_ID("div.Tensor");
-    return out1(out, kOp, {self, other});
+    BP_ELEMENTWISE("div.Tensor", 2, 0);
+    return elementwise_out(out, kOp, {&self, &other});
   }
   BP_OP_ID("div.Tensor_mode");
   return out1(out, kOp, {self, other, opt(rounding_mode)});
 }
 Tensor& div_(Tensor& self, const Tensor& other, std::optional<std::string> rounding_mode) {
   if (!rounding_mode) {
-    BP_OP_ID("div.Tensor");
-    return inplace1(self, kOp, {self, other});
+    BP_ELEMENTWISE("div.Tensor", 2, 0);
+    return elementwise_(self, kOp, {&self, &other});
   }
   BP_OP_ID("div.Tensor_mode");
   return inplace1(self, kOp, {self, other, opt(rounding_mode)});
@@ -230,20 +292,20 @@ Tensor& div_(Tensor& self, Scalar other, std::optional<std::string> rounding_mod
 
 #define BP_DEFINE_BINARY(name, tensor_op, scalar_op)                         \
   Tensor name(const Tensor& self, const Tensor& other) {                     \
-    BP_OP_ID(tensor_op);                                                     \
-    return call1(kOp, {self, other});                                        \
+    BP_ELEMENTWISE(tensor_op, 2, 0);                                         \
+    return elementwise(kOp, {&self, &other});                                \
   }                                                                          \
   Tensor name(const Tensor& self, Scalar other) {                            \
     BP_OP_ID(scalar_op);                                                     \
     return call1(kOp, {self, other});                                        \
   }                                                                          \
   Tensor& name##_out(Tensor& out, const Tensor& self, const Tensor& other) { \
-    BP_OP_ID(tensor_op);                                                     \
-    return out1(out, kOp, {self, other});                                    \
+    BP_ELEMENTWISE(tensor_op, 2, 0);                                         \
+    return elementwise_out(out, kOp, {&self, &other});                       \
   }                                                                          \
   Tensor& name##_(Tensor& self, const Tensor& other) {                       \
-    BP_OP_ID(tensor_op);                                                     \
-    return inplace1(self, kOp, {self, other});                               \
+    BP_ELEMENTWISE(tensor_op, 2, 0);                                         \
+    return elementwise_(self, kOp, {&self, &other});                         \
   }                                                                          \
   Tensor& name##_(Tensor& self, Scalar other) {                              \
     BP_OP_ID(scalar_op);                                                     \
@@ -268,20 +330,31 @@ BP_DEFINE_BINARY(ge, "ge.Tensor", "ge.Scalar")
     BP_OP_ID(op_name);                                                       \
     return out1(out, kOp, {self, other});                                    \
   }
-BP_DEFINE_PLAIN_BINARY(maximum, "maximum")
-BP_DEFINE_PLAIN_BINARY(minimum, "minimum")
-BP_DEFINE_PLAIN_BINARY(logical_and, "logical_and")
-BP_DEFINE_PLAIN_BINARY(logical_or, "logical_or")
 BP_DEFINE_PLAIN_BINARY(matmul, "matmul")
 #undef BP_DEFINE_PLAIN_BINARY
 
+#define BP_DEFINE_ELEMENTWISE_BINARY(name, op_name)                          \
+  Tensor name(const Tensor& self, const Tensor& other) {                     \
+    BP_ELEMENTWISE(op_name, 2, 0);                                           \
+    return elementwise(kOp, {&self, &other});                                \
+  }                                                                          \
+  Tensor& name##_out(Tensor& out, const Tensor& self, const Tensor& other) { \
+    BP_ELEMENTWISE(op_name, 2, 0);                                           \
+    return elementwise_out(out, kOp, {&self, &other});                       \
+  }
+BP_DEFINE_ELEMENTWISE_BINARY(maximum, "maximum")
+BP_DEFINE_ELEMENTWISE_BINARY(minimum, "minimum")
+BP_DEFINE_ELEMENTWISE_BINARY(logical_and, "logical_and")
+BP_DEFINE_ELEMENTWISE_BINARY(logical_or, "logical_or")
+#undef BP_DEFINE_ELEMENTWISE_BINARY
+
 Tensor& logical_and_(Tensor& self, const Tensor& other) {
-  BP_OP_ID("logical_and");
-  return inplace1(self, kOp, {self, other});
+  BP_ELEMENTWISE("logical_and", 2, 0);
+  return elementwise_(self, kOp, {&self, &other});
 }
 Tensor& logical_or_(Tensor& self, const Tensor& other) {
-  BP_OP_ID("logical_or");
-  return inplace1(self, kOp, {self, other});
+  BP_ELEMENTWISE("logical_or", 2, 0);
+  return elementwise_(self, kOp, {&self, &other});
 }
 
 Tensor clamp(const Tensor& self, std::optional<Scalar> min, std::optional<Scalar> max) {

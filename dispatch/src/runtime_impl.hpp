@@ -169,6 +169,6 @@ void warn_if_unusable(const PluginLoadReport& report);
 
 // Throws bp::Error for a non-OK status, using the plugin's message when it set one.
 // `what` says what was called: "add.Tensor on reference:0", "alloc on cuda:0".
-void throw_status(bp_status status, std::string_view what);
+[[noreturn]] void throw_status(bp_status status, std::string_view what);
 
 }  // namespace bp::detail

@@ -31,8 +31,7 @@ Tensor empty(IntArrayRef sizes, ScalarType dtype, std::optional<Device> device) 
   DataPtr data = b.allocators[static_cast<size_t>(dev.index)]->allocate(nbytes);
   auto storage =
       std::make_shared<Storage>(std::move(data), nbytes, dev, b.host_accessible(dev.index));
-  return Tensor(std::move(storage), Shape(sizes.begin(), sizes.end()), contiguous_strides(sizes), 0,
-                dtype);
+  return Tensor::contiguous_over(std::move(storage), sizes, dtype);
 }
 
 Tensor full(IntArrayRef sizes, Scalar value, ScalarType dtype, std::optional<Device> device) {

@@ -97,13 +97,13 @@ bp_status run_binary(const bp_call* c, const Params& prm) {
   const bp_tensor* a = arg_tensor(c, 0);
   const bp_tensor* b = arg_tensor(c, 1);
   const bp_tensor* out = out_tensor(c);
-  StridedIter<3> it;
-  if (!make_iter(it, {out, a, b}, {dtype_size(out->dtype), int64_t{sizeof(T)}, int64_t{sizeof(T)}}))
-    return fail_shapes(c);
   const bp_dtype out_dtype = out->dtype;
-  for_each_row(it, [out_dtype, &prm](char* const* p, const int64_t* s, int64_t n) {
+  auto row = [out_dtype, &prm](char* const* p, const int64_t* s, int64_t n) {
     binary_row<Op, T>(p, s, n, out_dtype, prm);
-  });
+  };
+  if (!for_each_row_of({out, a, b},
+                       {dtype_size(out->dtype), int64_t{sizeof(T)}, int64_t{sizeof(T)}}, row))
+    return fail_shapes(c);
   return BP_OK;
 }
 

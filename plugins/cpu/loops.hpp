@@ -173,4 +173,42 @@ void for_each_row(const StridedIter<N>& it, Loop&& loop) {
   parallel_range(it.numel, [&](int64_t begin, int64_t end) { run_range(it, begin, end, loop); });
 }
 
+// The common small-op call without building an iterator: when every operand is dense
+// (row-major contiguous) over the output's shape and there are too few elements for more
+// than one thread, the whole call is one row. Returns false when it is not that case.
+template <int N, typename Loop>
+bool run_dense_small(const bp_tensor* const (&ts)[N], const int64_t (&itemsize)[N], Loop& loop) {
+  const bp_tensor* out = ts[0];
+  for (int k = 1; k < N; ++k)
+    if (ts[k]->ndim != out->ndim) return false;
+  int64_t numel = 1;
+  for (int32_t d = out->ndim - 1; d >= 0; --d) {
+    const int64_t size = out->shape[d];
+    if (size == 0) return false;
+    for (int k = 0; k < N; ++k)
+      if (ts[k]->shape[d] != size || (size != 1 && ts[k]->strides[d] != numel)) return false;
+    numel *= size;
+    if (numel >= 2 * kParallelGrain) return false;  // leaves the threads to for_each_row
+  }
+  char* ptrs[N];
+  int64_t strides[N];
+  for (int k = 0; k < N; ++k) {
+    ptrs[k] = static_cast<char*>(ts[k]->data) + ts[k]->byte_offset;
+    strides[k] = itemsize[k];
+  }
+  loop(static_cast<char* const*>(ptrs), static_cast<const int64_t*>(strides), numel);
+  return true;
+}
+
+// make_iter and for_each_row, taking run_dense_small's shortcut when it applies. Returns
+// false when the shapes differ (as make_iter).
+template <int N, typename Loop>
+bool for_each_row_of(const bp_tensor* const (&ts)[N], const int64_t (&itemsize)[N], Loop&& loop) {
+  if (run_dense_small(ts, itemsize, loop)) return true;
+  StridedIter<N> it;
+  if (!make_iter(it, ts, itemsize)) return false;
+  for_each_row(it, loop);
+  return true;
+}
+
 }  // namespace bp::cpu

@@ -58,14 +58,13 @@ bp_status unary_kernel(const bp_call* c) {
     if constexpr (!Op::template kSupports<T>) {
       return fail_dtype(c, "self", self->dtype);
     } else {
-      StridedIter<2> it;
-      if (!make_iter(it, {out, self}, {dtype_size(out->dtype), int64_t{sizeof(T)}}))
+      const bp_dtype out_dtype = out->dtype;
+      auto row = [out_dtype](char* const* p, const int64_t* s, int64_t n) {
+        unary_row<Op, T>(p, s, n, out_dtype);
+      };
+      if (!for_each_row_of({out, self}, {dtype_size(out->dtype), int64_t{sizeof(T)}}, row))
         return fail(BP_ERR_INVALID_ARGUMENT,
                     std::string(c->op_name) + ": 'self' and the output differ in shape");
-      const bp_dtype out_dtype = out->dtype;
-      for_each_row(it, [out_dtype](char* const* p, const int64_t* s, int64_t n) {
-        unary_row<Op, T>(p, s, n, out_dtype);
-      });
       return BP_OK;
     }
   });

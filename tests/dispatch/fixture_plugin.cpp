@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 
 namespace bp::testing {
 namespace {
@@ -95,8 +96,53 @@ float* element(const bp_tensor* t, const int64_t* idx) {
   return reinterpret_cast<float*>(static_cast<char*>(t->data) + t->byte_offset) + off;
 }
 
+void describe_tensor(std::string& text, const bp_tensor* t, bool with_address) {
+  text += " T(dtype " + std::to_string(t->dtype) + ", dev " + std::to_string(t->device_type) + ":" +
+          std::to_string(t->device_index) + ", shape";
+  for (int32_t d = 0; d < t->ndim; ++d) text += " " + std::to_string(t->shape[d]);
+  text += ", strides";
+  for (int32_t d = 0; d < t->ndim; ++d) text += " " + std::to_string(t->strides[d]);
+  text += ", offset " + std::to_string(t->byte_offset);
+  if (with_address) text += ", data " + std::to_string(reinterpret_cast<uintptr_t>(t->data));
+  text += ")";
+}
+
+// The inputs' data addresses are part of the text; the outputs' are not (an allocating call
+// gets a new buffer each time).
+std::string describe_call(const bp_call* call) {
+  std::string text = std::string(call->op_name) + " nargs " + std::to_string(call->nargs) +
+                     " noutputs " + std::to_string(call->noutputs) + " device " +
+                     std::to_string(call->device_index) + ":";
+  for (size_t i = 0; i < call->nargs; ++i) {
+    const bp_value& v = call->args[i];
+    const bool output = i >= call->nargs - call->noutputs;
+    switch (v.tag) {
+      case BP_VALUE_TENSOR:
+        describe_tensor(text, v.u.tensor, !output);
+        break;
+      case BP_VALUE_INT:
+        text += " I(" + std::to_string(v.u.i) + ")";
+        break;
+      case BP_VALUE_FLOAT:
+        text += " F(" + std::to_string(v.u.f) + ")";
+        break;
+      case BP_VALUE_BOOL:
+        text += std::string(" B(") + (v.u.b ? "true" : "false") + ")";
+        break;
+      default:
+        text += " tag(" + std::to_string(v.tag) + ")";
+    }
+  }
+  return text;
+}
+
 bp_status add_kernel(const bp_call* call) {
   g_state.add_calls++;
+  g_state.last_add_call = describe_call(call);
+  if (g_state.fail_add) {
+    g_host->set_error(g_host->host, BP_ERR_DEVICE, "test_dev add: failing on request");
+    return BP_ERR_DEVICE;
+  }
   const bp_tensor* a = call->args[0].u.tensor;
   const bp_tensor* b = call->args[1].u.tensor;
   const double alpha =

@@ -8,6 +8,7 @@
 #include <backplane/plugin.h>
 
 #include <atomic>
+#include <string>
 
 namespace bp::testing {
 
@@ -23,6 +24,13 @@ struct TestPluginState {
   std::atomic<int> synchronizes{0};
   std::atomic<size_t> bytes_in_use{0};
   std::atomic<size_t> budget{0};
+  // What the last add.Tensor call received, as text (describe_call in fixture_plugin.cpp:
+  // every argument's tag and value, every tensor's dtype, shape, strides, offset and device,
+  // and the data address of each input), so a test can compare two call paths. Written by
+  // the kernel; read by single-threaded tests only.
+  std::string last_add_call;
+  // When set, add.Tensor reports an error through the host and fails.
+  std::atomic<bool> fail_add{false};
 };
 TestPluginState& test_plugin_state();
 

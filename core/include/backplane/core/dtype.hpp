@@ -33,7 +33,6 @@ std::string_view dtype_name(ScalarType t);
 // Accepts the short names and PyTorch's ("float32", "float", "half", "long", "int64", ...).
 std::optional<ScalarType> parse_dtype(std::string_view name);
 
-size_t element_size(ScalarType t);
 constexpr bool is_floating(ScalarType t) {
   return t == ScalarType::Float16 || t == ScalarType::BFloat16 || t == ScalarType::Float32 ||
          t == ScalarType::Float64;
@@ -45,6 +44,18 @@ constexpr bool is_integral(ScalarType t, bool include_bool = false) {
 }
 constexpr bool is_valid(ScalarType t) {
   return static_cast<uint8_t>(t) < kNumScalarTypes;
+}
+
+namespace detail {
+[[noreturn]] void throw_invalid_dtype(ScalarType t, std::string_view what);
+}
+// Bytes per element; throws bp::Error(Type) for an invalid dtype. Inline: every kernel call
+// describes its tensors with it.
+inline size_t element_size(ScalarType t) {
+  constexpr uint8_t kSizes[kNumScalarTypes] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8};
+  if (!is_valid(t)) [[unlikely]]
+    detail::throw_invalid_dtype(t, "element_size");
+  return kSizes[static_cast<uint8_t>(t)];
 }
 
 // torch.promote_types: the smallest type both a and b convert to without losing category.

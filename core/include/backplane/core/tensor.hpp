@@ -19,6 +19,10 @@ class Tensor {
  public:
   Tensor() = default;  // undefined
   Tensor(StoragePtr storage, Shape sizes, Shape strides, int64_t storage_offset, ScalarType dtype);
+  // A contiguous tensor over the start of `storage` (what bp::empty returns). Checks only
+  // what a fresh allocation can get wrong (sizes, dtype, the storage's size), which costs a
+  // fraction of the general constructor's geometry check: small-op latency pays for it.
+  static Tensor contiguous_over(StoragePtr storage, IntArrayRef sizes, ScalarType dtype);
 
   bool defined() const { return storage_ != nullptr; }
 

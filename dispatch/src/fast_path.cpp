@@ -1,0 +1,92 @@
+// The elementwise fast path (Note [Elementwise fast path] in fast_path.hpp).
+#include "fast_path.hpp"
+
+#include "arguments.hpp"
+
+#include "backplane/core/error.hpp"
+
+#include <fmt/format.h>
+
+#include <vector>
+
+namespace bp::detail {
+namespace {
+
+constexpr int kMaxTensors = 3;
+constexpr int kMaxScalars = 2;
+
+// Whether the meta rule left argument `arg` as the caller's tensor (it may replace it with
+// an expanded or otherwise changed view, which the fast path does not reproduce).
+bool unchanged(const IValue& arg, const Tensor& given) {
+  if (!arg.is_tensor()) return false;
+  const Tensor& t = arg.tensor();
+  return t.storage() == given.storage() && t.sizes() == given.sizes() &&
+         same_view_of_storage(t, given) && t.is_wrapped_number() == given.is_wrapped_number();
+}
+
+}  // namespace
+
+ElementwiseCall::ElementwiseCall(std::string_view op_name, int num_tensors, int num_scalars)
+    : num_tensors_(num_tensors), num_scalars_(num_scalars) {
+  op_ = &Catalog::get().at(op_name);
+  runtime_ = &Runtime::get();
+  id_ = op_->id;
+  const auto& args = op_->schema.arguments;
+  bool fits = num_tensors >= 1 && num_tensors <= kMaxTensors && num_scalars >= 0 &&
+              num_scalars <= kMaxScalars && op_->mutated_arg < 0 && op_->num_outputs() == 1 &&
+              args.size() == static_cast<size_t>(num_tensors + num_scalars);
+  for (size_t i = 0; fits && i < args.size(); ++i) {
+    const ArgType& type = args[i].type;
+    const TypeKind want = static_cast<int>(i) < num_tensors ? TypeKind::Tensor : TypeKind::Scalar;
+    fits = type.kind == want && !type.is_list && !type.is_optional;
+  }
+  enabled_ = fits;
+}
+
+Tensor ElementwiseCall::allocate_output(Backend& backend, Device device, const Shape& sizes,
+                                        int64_t numel, ScalarType dtype) const {
+  const size_t nbytes = static_cast<size_t>(numel) * element_size(dtype);
+  DataPtr data = backend.allocators[static_cast<size_t>(device.index)]->allocate(nbytes);
+  auto storage = std::make_shared<Storage>(std::move(data), nbytes, device,
+                                           backend.host_accessible(device.index));
+  return Tensor::contiguous_over(std::move(storage), as_ref(sizes), dtype);
+}
+
+void ElementwiseCall::kernel_failed(bp_status status, Device device) const {
+  throw_status(status, fmt::format("{} on {}", op_->name, device.str()));
+}
+
+// Runs the meta rule on this call's arguments and caches what it says about the signature.
+[[gnu::noinline, gnu::cold]] uint64_t ElementwiseCall::learn(uint32_t signature,
+                                                             const Tensor* const* tensors,
+                                                             const Scalar* scalars) {
+  std::vector<IValue> args;
+  for (int i = 0; i < num_tensors_; ++i) args.emplace_back(*tensors[i]);
+  for (int j = 0; j < num_scalars_; ++j) args.emplace_back(scalars[j]);
+  uint64_t answer = 0;
+  try {
+    normalize_arguments(*op_, args);
+    const MetaResult meta = op_->meta(*op_, std::span<IValue>(args));
+    bool fast = meta.outputs.size() == 1 && !meta.outputs[0].kernel_sizes &&
+                meta.outputs[0].sizes == tensors[0]->sizes();
+    for (int i = 0; fast && i < num_tensors_; ++i) {
+      fast = unchanged(args[static_cast<size_t>(i)], *tensors[i]);
+      const bool converted = ((meta.convert_mask >> i) & 1u) &&
+                             meta.compute_dtype != ScalarType::Undefined &&
+                             tensors[i]->dtype() != meta.compute_dtype;
+      fast = fast && !converted;
+    }
+    const ScalarType kernel_dtype =
+        meta.compute_dtype != ScalarType::Undefined ? meta.compute_dtype : tensors[0]->dtype();
+    if (fast)
+      answer = kFast | uint64_t{static_cast<uint8_t>(kernel_dtype)} << 8 |
+               static_cast<uint8_t>(meta.outputs[0].dtype);
+  } catch (const Error&) {
+    // Not fast: the boxed path runs the meta rule again and reports the error.
+  }
+  const uint64_t entry = (uint64_t{signature} + 1) << 32 | answer;
+  cache_[signature & (kCacheSize - 1)].store(entry, std::memory_order_relaxed);
+  return entry;
+}
+
+}  // namespace bp::detail

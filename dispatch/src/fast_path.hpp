@@ -1,0 +1,154 @@
+// Internal: the elementwise fast path of the typed operator API (ops.cpp). A call of an
+// elementwise op whose tensors all have one shape skips the boxed path's argument vector,
+// meta rule and call frame, and calls the kernel through the same C ABI with the same
+// arguments the boxed path would pass. Anything else returns false and takes the boxed path.
+//
+// Note [Elementwise fast path]
+// What the boxed path works out per call — checked arguments, the meta rule's output dtype
+// and compute dtype — depends, for tensors of one shape, only on a small signature: each
+// tensor's dtype and wrapped-number flag, whether the shape is 0-d, and each Scalar's kind
+// (bool, int, float). Core's meta rules are pure functions, so an ElementwiseCall runs the
+// real meta rule once per signature and caches its answer in a word that holds both the
+// signature and the answer (one relaxed atomic: threads racing on a miss both store the
+// same value). A signature is cached as "not fast" when the meta rule throws, converts an
+// input, changes an argument (a view other than the input itself) or gives an output of
+// another shape; such calls, and calls while tracing, with several devices, with an output
+// that is not exactly the result's shape and dtype or that partly overlaps an input, with
+// a forced CPU fallback, or without a kernel for the dtype, take the boxed path, which
+// reports errors as it always has. The kernel table is read on every call (never cached),
+// so loading and unloading plugins is seen at once, as on the boxed path.
+#pragma once
+
+#include "boxing.hpp"
+#include "fallback_impl.hpp"
+#include "runtime_impl.hpp"
+#include "trace_impl.hpp"
+
+#include "backplane/core/catalog.hpp"
+#include "backplane/core/scalar.hpp"
+#include "backplane/core/tensor.hpp"
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <string_view>
+
+namespace bp::detail {
+
+class ElementwiseCall {
+ public:
+  // `op_name` has the schema (Tensor x num_tensors, Scalar x num_scalars) -> Tensor; for
+  // any other schema the fast path stays off and every call takes the boxed path.
+  ElementwiseCall(std::string_view op_name, int num_tensors, int num_scalars);
+
+  OpId id() const { return id_; }
+
+  // Runs the op on N tensors and S Scalars (schema order; the constructor's counts) into
+  // a new tensor stored in `out` (allocate) or into the caller's `out` (an out= or in-place
+  // call). Returns false, having changed nothing, when the call needs the boxed path.
+  // Inline and unrolled over N and S: this is the hot path of every small elementwise op.
+  template <int N, int S>
+  bool run(const Tensor* const* tensors, const Scalar* scalars, Tensor& out, bool allocate);
+
+ private:
+  static constexpr size_t kCacheSize = 8;  // a power of two
+  static constexpr uint64_t kFast = uint64_t{1} << 16;
+
+  // Runs the meta rule for a signature not in the cache, stores and returns its entry.
+  uint64_t learn(uint32_t signature, const Tensor* const* tensors, const Scalar* scalars);
+  Tensor allocate_output(Backend& backend, Device device, const Shape& sizes, int64_t numel,
+                         ScalarType dtype) const;
+  [[noreturn]] void kernel_failed(bp_status status, Device device) const;
+
+  const OpDef* op_ = nullptr;
+  Runtime* runtime_ = nullptr;  // Runtime::get(), looked up once
+  OpId id_ = kInvalidOp;
+  bool enabled_ = false;
+  int num_tensors_ = 0;
+  int num_scalars_ = 0;
+  // Per entry: (signature + 1) << 32 | kFast | kernel dtype << 8 | result dtype; 0 = empty.
+  std::array<std::atomic<uint64_t>, kCacheSize> cache_{};
+};
+
+// The same view of the same storage (an in-place call, where out is self, is no overlap).
+inline bool same_view_of_storage(const Tensor& a, const Tensor& b) {
+  return a.storage_offset() == b.storage_offset() && a.strides() == b.strides() &&
+         a.dtype() == b.dtype();
+}
+
+template <int N, int S>
+inline bool ElementwiseCall::run(const Tensor* const* tensors, const Scalar* scalars, Tensor& out,
+                                 bool allocate) {
+  if (!enabled_ || N != num_tensors_ || S != num_scalars_ || trace_on()) return false;
+  const Tensor& first = *tensors[0];
+  // Empty results take the boxed path: it replaces an empty out rather than writing it.
+  if (!first.defined() || first.numel() == 0) return false;
+  const Device device = first.storage()->device();
+  const Shape& sizes = first.sizes();
+
+  // The signature (Note [Elementwise fast path]): 6 bits per tensor, one for 0-d, 2 per Scalar.
+  uint32_t signature = sizes.empty() ? 1u : 0u;
+  for (int i = 0; i < N; ++i) {
+    const Tensor& t = *tensors[i];
+    if (i > 0 && (!t.defined() || t.storage()->device() != device || t.sizes() != sizes))
+      return false;
+    signature = signature << 6 | static_cast<uint32_t>(t.dtype()) << 1 |
+                static_cast<uint32_t>(t.is_wrapped_number());
+  }
+  for (int j = 0; j < S; ++j) signature = signature << 2 | static_cast<uint32_t>(scalars[j].kind());
+
+  uint64_t entry = cache_[signature & (kCacheSize - 1)].load(std::memory_order_relaxed);
+  if (entry >> 32 != uint64_t{signature} + 1) [[unlikely]]
+    entry = learn(signature, tensors, scalars);
+  if (!(entry & kFast)) return false;
+  const auto kernel_dtype = static_cast<unsigned>((entry >> 8) & 0xff);
+  const auto result_dtype = static_cast<ScalarType>(entry & 0xff);
+
+  Runtime& rt = *runtime_;
+  const KernelSlot& slot = rt.table(id_).slots[device.type];
+  if (!slot.fn || !((slot.dtypes >> kernel_dtype) & 1u)) return false;
+  Backend* backend = rt.backend(device.type);
+  if (!backend || device.index >= backend->device_count) return false;
+  if (device.type != device_types::CPU && forced_fallback(device.type, *op_)) return false;
+
+  if (allocate) {
+    out = allocate_output(*backend, device, sizes, first.numel(), result_dtype);
+  } else {
+    if (!out.defined() || out.dtype() != result_dtype || out.storage()->device() != device ||
+        out.sizes() != sizes)
+      return false;
+    for (int i = 0; i < N; ++i)
+      if (tensors[i]->storage() == out.storage() && !same_view_of_storage(*tensors[i], out))
+        return false;
+  }
+
+  // The arguments in schema order, then the output: what the boxed path's CallFrame builds.
+  bp_tensor descriptors[N + 1];
+  bp_value values[N + S + 1];
+  for (int i = 0; i < N; ++i) {
+    describe_tensor(*tensors[i], device, &descriptors[i]);
+    values[i].tag = BP_VALUE_TENSOR;
+    values[i].u.tensor = &descriptors[i];
+  }
+  for (int j = 0; j < S; ++j) values[N + j] = box_scalar(scalars[j]);
+  describe_tensor(out, device, &descriptors[N]);
+  values[N + S].tag = BP_VALUE_TENSOR;
+  values[N + S].u.tensor = &descriptors[N];
+
+  bp_call call;
+  call.struct_size = sizeof(bp_call);
+  call.op_name = op_->name.c_str();
+  call.args = values;
+  call.nargs = N + S + 1;
+  call.noutputs = 1;
+  call.device_index = device.index;
+  call.stream = nullptr;
+  call.kernel_ctx = slot.ctx;
+  thread_plugin_error().code = BP_OK;  // a message is only read with a non-OK code
+  const bp_status status = slot.fn(&call);
+  if (status != BP_OK) [[unlikely]]
+    kernel_failed(status, device);
+  return true;
+}
+
+}  // namespace bp::detail
