@@ -83,12 +83,17 @@ bp_status fail_shapes(const bp_call* c) {
                   ": the inputs must have the output's shape (the host expands them)");
 }
 
-bp_status check_same_dtype(const bp_call* c, const bp_tensor* a, const bp_tensor* b) {
-  if (a->dtype == b->dtype) return BP_OK;
+[[gnu::cold, gnu::noinline]] bp_status fail_dtypes_differ(const bp_call* c, const bp_tensor* a,
+                                                          const bp_tensor* b) {
   return fail(BP_ERR_INVALID_ARGUMENT, std::string(c->op_name) + ": argument 'other' has dtype " +
                                            dtype_name(b->dtype) + " but 'self' has " +
                                            dtype_name(a->dtype) +
                                            "; the cpu backend expects both in the compute dtype");
+}
+
+// Inline, the message out of line: every binary kernel call checks this.
+inline bp_status check_same_dtype(const bp_call* c, const bp_tensor* a, const bp_tensor* b) {
+  return a->dtype == b->dtype ? BP_OK : fail_dtypes_differ(c, a, b);
 }
 
 // Runs Op over self (arg 0), other (arg 1) and the output, for storage type T.
