@@ -122,12 +122,12 @@ void transpose_bytes(const char* src, int64_t src_stride, char* dst, int64_t dst
 // The work is cut into square tiles of kTile x kTile elements, numbered batch-major, then by
 // destination rows, then columns. A tile touches kTile rows of each tensor: tiles, not
 // full-length strips, because a strip down 4096 source rows touches 4096 pages per cache
-// line of width and thrashes the TLB (square 128-tiles: 13.0 ms single-threaded for
-// 4096x4096 f32; 16-wide strips: 19 ms; 32-tiles: 18.5 ms; 64-tiles: 14). Threads take tiles
+// line of width and thrashes the TLB (4096x4096 f32 on one thread: 16-wide strips 19 ms,
+// 32-tiles 18.5, 64-tiles 14, 128-tiles 11.8, 256-tiles 11.0). Threads take tiles
 // dynamically: on a shared machine a static half-and-half split waits for whichever thread
 // the OS deschedules (a team spinning at its barrier was most of the profile of the
 // 2-thread kernels under load); a shared counter lets the other take over.
-constexpr int64_t kTile = 128;
+constexpr int64_t kTile = 256;
 
 void transpose_tile(const StridedIter<2>& it, int64_t tile, int64_t size) {
   const int64_t tcols = (it.shape[0] + kTile - 1) / kTile;
