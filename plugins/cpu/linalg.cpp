@@ -9,7 +9,9 @@
 //     f64, integers in uint64, which is PyTorch's wrap-around result modulo 2^bits.
 // Small products of a batch are spread over OpenMP threads, each sgemm then running on one
 // thread (oneDNN runs serially inside a parallel region); large ones run one after another,
-// each using oneDNN's own OpenMP threads: the two never nest, so threads never oversubscribe.
+// each cut into row or column panels that the threads take dynamically, one single-threaded
+// sgemm per panel (see kMinPanel); a large product too narrow for two panels uses oneDNN's
+// own threads. The regions never nest, so threads never oversubscribe.
 #include "onednn.hpp"
 #include "simd_reduce.hpp"
 #include "strided_view.hpp"
@@ -79,6 +81,68 @@ void pack_f32(const Mat<const T>& m, float* dst) {
   }
 }
 
+// One row-major sgemm call: C (n x m, ldc) = op(A) (n x k) op(B) (k x m).
+struct Gemm {
+  char ta, tb;
+  int64_t n, m, k;
+  const float* a;
+  int64_t lda;
+  const float* b;
+  int64_t ldb;
+  float* c;
+  int64_t ldc;
+};
+
+// Large products are cut into panels, each a oneDNN call on one thread. oneDNN's threaded
+// sgemm synchronises its team inside the product: on a shared machine every thread then
+// spins at its barriers for the one the OS descheduled (perf: half of the samples in
+// libgomp's spin, a quarter in the GEMM kernel), and 1024^3 ran at 60 GFLOP/s with 2
+// threads where independent single-threaded panels, taken from a shared counter, run at
+// 130 (the FMA peak measured in the same run: ~190). On an idle machine the panels cost
+// little: oneDNN repacks the shared operand per call, +1% single-threaded time for 4 panels
+// of 1024^3, +6% for 8 (2048^3: +2% for 4, +6% for 8), hence panels of at least kMinPanel
+// rows (or columns) and at most 2 per thread, which still lets a thread that was held back
+// hand half of its share to the others.
+constexpr int64_t kMinPanel = 256;
+
+// Rows of A and C when n >= m, else columns of B and C, per panel.
+int64_t panel_size(const Gemm& g, int threads) {
+  const int64_t len = std::max(g.n, g.m);
+  const int64_t wanted = (len + 2 * threads - 1) / (2 * threads);
+  return (std::max(kMinPanel, wanted) + 15) / 16 * 16;  // whole cache lines of C's rows
+}
+
+int64_t panels_for(const Gemm& g, int threads) {
+  const int64_t len = std::max(g.n, g.m);
+  return (len + panel_size(g, threads) - 1) / panel_size(g, threads);
+}
+
+// The product as panels, each one oneDNN call on one thread (oneDNN runs serially inside a
+// parallel region), taken from a shared counter (dynamic schedule).
+dnnl_status_t sgemm_panels(const Gemm& g, int threads) {
+  const int64_t size = panel_size(g, threads), panels = panels_for(g, threads);
+  const bool by_rows = g.n >= g.m;
+  int failure = dnnl_success;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1) reduction(max : failure)
+  for (int64_t p = 0; p < panels; ++p) {
+    const int64_t lo = p * size, len = std::min(size, (by_rows ? g.n : g.m) - lo);
+    const float* a = g.a;
+    const float* b = g.b;
+    float* c = g.c;
+    if (by_rows) {  // rows lo.. of op(A) and of C
+      a += g.ta == 'N' ? lo * g.lda : lo;
+      c += lo * g.ldc;
+    } else {  // columns lo.. of op(B) and of C
+      b += g.tb == 'N' ? lo : lo * g.ldb;
+      c += lo;
+    }
+    const dnnl_status_t s = onednn().sgemm(g.ta, g.tb, by_rows ? len : g.n, by_rows ? g.m : len,
+                                           g.k, 1.0f, a, g.lda, b, g.ldb, 0.0f, c, g.ldc);
+    failure = std::max<int>(failure, s);
+  }
+  return static_cast<dnnl_status_t>(failure);
+}
+
 // C = A B for f32 matrices of any strides. Returns oneDNN's status. Unless `threaded`,
 // oneDNN runs on the calling thread only: it sizes its team by omp_get_max_threads(), a
 // per-thread setting, lowered for the call (small products lose more to a team's start and
@@ -113,10 +177,16 @@ dnnl_status_t sgemm(const Mat<const float>& a, const Mat<const float>& b, const 
     cbuf.resize(static_cast<size_t>(n * m));
     cp = cbuf.data(), ldc = m;
   }
+  const Gemm g{ta, tb, n, m, k, ap, lda, bp, ldb, cp, ldc};
   const int max_threads = omp_get_max_threads();
-  if (!threaded && max_threads > 1) omp_set_num_threads(1);
-  const dnnl_status_t s = onednn().sgemm(ta, tb, n, m, k, 1.0f, ap, lda, bp, ldb, 0.0f, cp, ldc);
-  if (!threaded && max_threads > 1) omp_set_num_threads(max_threads);
+  dnnl_status_t s;
+  if (threaded && max_threads > 1 && panels_for(g, max_threads) > 1) {
+    s = sgemm_panels(g, max_threads);
+  } else {
+    if (!threaded && max_threads > 1) omp_set_num_threads(1);
+    s = onednn().sgemm(ta, tb, n, m, k, 1.0f, ap, lda, bp, ldb, 0.0f, cp, ldc);
+    if (!threaded && max_threads > 1) omp_set_num_threads(max_threads);
+  }
   if (!direct && s == dnnl_success)
     for (int64_t i = 0; i < n; ++i)
       for (int64_t j = 0; j < m; ++j) c.at(i, j) = cbuf[static_cast<size_t>(i * m + j)];

@@ -159,6 +159,26 @@ double ExpShiftF64(const double* x, double m, double* e, int64_t n) {
   return ExpShift(x, m, e, n);
 }
 
+// No HWY_RESTRICT: x and y may be the same row.
+void DivF32(const float* x, float s, float* y, int64_t n) {
+  const hn::ScalableTag<float> d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  const auto vs = hn::Set(d, s);
+  int64_t i = 0;
+  for (; i + lanes <= n; i += lanes) hn::StoreU(hn::Div(hn::LoadU(d, x + i), vs), d, y + i);
+  for (; i < n; ++i) y[i] = x[i] / s;
+}
+
+void SubSubF32(const float* x, float a, float b, float* y, int64_t n) {
+  const hn::ScalableTag<float> d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  const auto va = hn::Set(d, a), vb = hn::Set(d, b);
+  int64_t i = 0;
+  for (; i + lanes <= n; i += lanes)
+    hn::StoreU(hn::Sub(hn::Sub(hn::LoadU(d, x + i), va), vb), d, y + i);
+  for (; i < n; ++i) y[i] = (x[i] - a) - b;
+}
+
 template <typename H>
 void WidenToF32(const uint16_t* HWY_RESTRICT src, float* HWY_RESTRICT dst, int64_t n) {
   const hn::ScalableTag<float> df;
@@ -203,6 +223,8 @@ HWY_EXPORT(MaxF64);
 HWY_EXPORT(MinF64);
 HWY_EXPORT(ExpShiftF32);
 HWY_EXPORT(ExpShiftF64);
+HWY_EXPORT(DivF32);
+HWY_EXPORT(SubSubF32);
 HWY_EXPORT(F16ToF32);
 HWY_EXPORT(BF16ToF32);
 
@@ -235,6 +257,12 @@ float simd_exp_shift_f32(const float* x, float m, float* e, int64_t n) {
 }
 double simd_exp_shift_f64(const double* x, double m, double* e, int64_t n) {
   return HWY_DYNAMIC_DISPATCH(ExpShiftF64)(x, m, e, n);
+}
+void simd_div_f32(const float* x, float s, float* y, int64_t n) {
+  HWY_DYNAMIC_DISPATCH(DivF32)(x, s, y, n);
+}
+void simd_sub_sub_f32(const float* x, float a, float b, float* y, int64_t n) {
+  HWY_DYNAMIC_DISPATCH(SubSubF32)(x, a, b, y, n);
 }
 void simd_f16_to_f32(const uint16_t* src, float* dst, int64_t n) {
   HWY_DYNAMIC_DISPATCH(F16ToF32)(src, dst, n);

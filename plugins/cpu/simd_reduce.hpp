@@ -27,6 +27,12 @@ double simd_min_f64(const double* p, int64_t n);
 float simd_exp_shift_f32(const float* x, float m, float* e, int64_t n);
 double simd_exp_shift_f64(const double* x, double m, double* e, int64_t n);
 
+// y[i] = x[i] / s (softmax's normalisation; divided, not multiplied by 1 / s, so that it
+// rounds as the composite's div) and y[i] = (x[i] - a) - b (log_softmax), for n elements;
+// y may be x.
+void simd_div_f32(const float* x, float s, float* y, int64_t n);
+void simd_sub_sub_f32(const float* x, float a, float b, float* y, int64_t n);
+
 // Exact widening of n f16 / bf16 values (their bit patterns) to f32.
 void simd_f16_to_f32(const uint16_t* src, float* dst, int64_t n);
 void simd_bf16_to_f32(const uint16_t* src, float* dst, int64_t n);

@@ -77,6 +77,51 @@ TEST_CASE("cpu copy_ expands a broadcast source and copies in place") {
   }
 }
 
+// Same-dtype copies where only one side is unit-stride along the innermost dim take the
+// blocked transpose path (copy.cpp): every element size (1, 2, 4 with the 8x8 register
+// kernel, 8), ragged edges, batch dims above the transposed pair, the source's unit-stride
+// dim not next to the innermost, a transposed destination, a stride-0 source column, and
+// sizes split among threads.
+TEST_CASE("cpu copy_ transposes in blocks, exactly") {
+  const Device cpu = cpu_device();
+  auto check = [&](const Tensor& base, const std::vector<int64_t>& perm, const std::string& what) {
+    CAPTURE(what);
+    const Tensor src_ref = base.permute(perm);
+    Tensor dst_ref = empty(src_ref.sizes(), base.dtype(), kRefDevice);
+    Tensor dst_cpu = empty(src_ref.sizes(), base.dtype(), cpu);
+    copy_(dst_ref, src_ref);
+    copy_(dst_cpu, on(base, cpu).permute(perm));
+    check_close(dst_cpu, dst_ref, exact());
+    // The other way round: a contiguous source into a permuted destination.
+    Tensor tdst_ref = empty(base.sizes(), base.dtype(), kRefDevice).permute(perm);
+    Tensor tdst_cpu = empty(base.sizes(), base.dtype(), cpu).permute(perm);
+    copy_(tdst_ref, contiguous(src_ref));
+    copy_(tdst_cpu, on(contiguous(src_ref), cpu));
+    check_close(tdst_cpu, tdst_ref, exact());
+  };
+  uint64_t seed = 970;
+  for (ST dtype : {ST::UInt8, ST::Float16, ST::Float32, ST::Int32, ST::Float64}) {
+    CAPTURE(dtype_name(dtype));
+    for (const std::vector<int64_t>& shape :
+         std::vector<std::vector<int64_t>>{{8, 8}, {16, 16}, {37, 53}, {2, 1000}, {1000, 3}}) {
+      const Tensor m = random_tensor(shape, dtype, ++seed, kRefDevice);
+      check(m, {1, 0}, "2-D " + std::to_string(shape[0]) + "x" + std::to_string(shape[1]));
+    }
+    const Tensor cube = random_tensor({3, 40, 27}, dtype, ++seed, kRefDevice);
+    check(cube, {0, 2, 1}, "batch above the transpose");
+    check(cube, {2, 0, 1}, "unit-stride dim outermost");
+    check(cube, {1, 2, 0}, "unit-stride dim in the middle");
+    const Tensor big = random_tensor({517, 300}, dtype, ++seed, kRefDevice);
+    check(big, {1, 0}, "threads");
+    const Tensor column = random_tensor({300, 1}, dtype, ++seed, kRefDevice);
+    Tensor wide_ref = empty({300, 301}, dtype, kRefDevice);
+    Tensor wide_cpu = empty({300, 301}, dtype, cpu);
+    copy_(wide_ref, column.expand({300, 301}));
+    copy_(wide_cpu, on(column, cpu).expand({300, 301}));
+    check_close(wide_cpu, wide_ref, exact());
+  }
+}
+
 TEST_CASE("cpu copy_ between f32 and f16/bf16 is exact for every bit pattern") {
   std::vector<uint16_t> bits(65536);
   for (size_t i = 0; i < bits.size(); ++i) bits[i] = static_cast<uint16_t>(i);

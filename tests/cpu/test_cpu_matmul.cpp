@@ -106,7 +106,8 @@ TEST_CASE("cpu matmul with empty dims") {
 
 TEST_CASE("cpu matmul with a large inner size and large products") {
   // K = 1024 in f32 (see matmul_atol), products above the single-thread size so the BLAS
-  // runs threaded, and a batch of small products run in parallel one per thread.
+  // runs threaded (in row or column panels), and a batch of small products run in parallel one per
+  // thread.
   const Device cpu = cpu_device();
   for (ST dt : {ST::Float32, ST::BFloat16, ST::Float16, ST::Float64}) {
     CAPTURE(dtype_name(dt));
@@ -116,6 +117,17 @@ TEST_CASE("cpu matmul with a large inner size and large products") {
     const Tensor c = operand({150, 200}, dt, 722), d = operand({200, 130}, dt, 723);
     check_cpu(matmul(cpu_copy(c, CpuLayout::Transposed), on(d, cpu)), matmul(c, d),
               default_rtol(dt), matmul_atol(dt, 200));
+    // Taller than wide / wider than tall: the threaded product is cut into row / column
+    // panels (linalg.cpp, the last one ragged), with each operand as is and transposed.
+    const Tensor p = operand({600, 64}, dt, 728), q = operand({64, 40}, dt, 729);
+    check_cpu(matmul(cpu_copy(p, CpuLayout::Transposed), on(q, cpu)), matmul(p, q),
+              default_rtol(dt), matmul_atol(dt, 64));
+    check_cpu(matmul(on(p, cpu), cpu_copy(q, CpuLayout::Transposed)), matmul(p, q),
+              default_rtol(dt), matmul_atol(dt, 64));
+    const Tensor g = operand({70, 200}, dt, 726), h = operand({200, 600}, dt, 727);
+    check_cpu(matmul(on(g, cpu), on(h, cpu)), matmul(g, h), default_rtol(dt), matmul_atol(dt, 200));
+    check_cpu(matmul(cpu_copy(g, CpuLayout::Transposed), cpu_copy(h, CpuLayout::Transposed)),
+              matmul(g, h), default_rtol(dt), matmul_atol(dt, 200));
     const Tensor e = operand({64, 8, 16}, dt, 724), f = operand({64, 16, 8}, dt, 725);
     check_cpu(matmul(on(e, cpu), cpu_copy(f, CpuLayout::Transposed)), matmul(e, f),
               default_rtol(dt), matmul_atol(dt, 16));

@@ -56,6 +56,18 @@ TEST_CASE("cpu fused softmax of long rows and of NaN/Inf rows") {
   const Tensor big = random_tensor({96, 4096}, ST::Float32, 960, kRefDevice, -20.0, 20.0);
   check_cpu(softmax(on(big, cpu_device()), -1), softmax(big, -1), 1e-5, 1e-7);
   check_cpu(log_softmax(on(big, cpu_device()), 0), log_softmax(big, 0), 1e-5, 1e-5);
+  // Contiguous f32 rows over several threads' chunks (the direct path), and in place: the
+  // output is the input, which that path must not read after writing.
+  check_cpu(log_softmax(on(big, cpu_device()), -1), log_softmax(big, -1), 1e-5, 1e-5);
+  for (bool log : {false, true}) {
+    CAPTURE(log);
+    Tensor x = on(big, cpu_device());
+    if (log)
+      log_softmax_out(x, x, -1);
+    else
+      softmax_out(x, x, -1);
+    check_cpu(x, log ? log_softmax(big, -1) : softmax(big, -1), 1e-5, 1e-5);
+  }
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const double inf = std::numeric_limits<double>::infinity();
   // Rows: a NaN; +inf; all -inf; one -inf among finite values; large values.
