@@ -140,20 +140,23 @@ Tensor::Tensor(StoragePtr storage, Shape sizes, Shape strides, int64_t storage_o
 }
 
 Tensor Tensor::contiguous_over(StoragePtr storage, IntArrayRef sizes, ScalarType dtype) {
+  Tensor t;
+  t.set_contiguous(std::move(storage), sizes, dtype);
+  return t;
+}
+
+void Tensor::set_contiguous(StoragePtr storage, IntArrayRef sizes, ScalarType dtype) {
   BP_CHECK(storage != nullptr, ErrorCode::InvalidArgument, "Tensor: storage is null");
   const uint64_t elsize = bp::element_size(dtype);  // throws for an invalid dtype
-  Tensor t;
-  t.sizes_.resize(sizes.size());
-  t.strides_.resize(sizes.size());
   // Strides and the element count in one pass, innermost dim first; a size-0 dim does not
   // zero the strides before it (as contiguous_strides and PyTorch).
+  Shape strides(sizes.size());
   int64_t stride = 1, numel = 1;
   bool bad = false;
   for (size_t i = sizes.size(); i-- > 0;) {
     const int64_t size = sizes[i];
     bad |= size < 0;
-    t.sizes_[i] = size;
-    t.strides_[i] = stride;
+    strides[i] = stride;
     bad |= __builtin_mul_overflow(stride, std::max<int64_t>(size, 1), &stride);
     bad |= __builtin_mul_overflow(numel, size, &numel);
   }
@@ -161,15 +164,19 @@ Tensor Tensor::contiguous_over(StoragePtr storage, IntArrayRef sizes, ScalarType
     // Throws for negative sizes and overflow; a partial product may also overflow before a
     // size-0 dim empties the tensor, which is no error: then take the general helpers.
     numel = checked_numel(sizes, "Tensor");
-    t.strides_ = contiguous_strides(sizes);
+    strides = contiguous_strides(sizes);
   }
   BP_CHECK(static_cast<uint64_t>(numel) <= storage->nbytes() / elsize, ErrorCode::InvalidArgument,
            "Tensor: {} elements of {} do not fit the storage's {} bytes", numel, dtype_name(dtype),
            storage->nbytes());
-  t.storage_ = std::move(storage);
-  t.numel_ = numel;
-  t.dtype_ = dtype;
-  return t;
+  // Nothing below throws: the handle changes only once the checks have passed.
+  storage_ = std::move(storage);
+  sizes_.assign(sizes.begin(), sizes.end());
+  strides_ = std::move(strides);
+  offset_ = 0;
+  numel_ = numel;
+  dtype_ = dtype;
+  wrapped_number_ = false;
 }
 
 void Tensor::recompute_numel() {

@@ -43,13 +43,13 @@ ElementwiseCall::ElementwiseCall(std::string_view op_name, int num_tensors, int 
   enabled_ = fits;
 }
 
-Tensor ElementwiseCall::allocate_output(Backend& backend, Device device, const Shape& sizes,
-                                        int64_t numel, ScalarType dtype) const {
+void ElementwiseCall::allocate_output(Backend& backend, Device device, const Shape& sizes,
+                                      int64_t numel, ScalarType dtype, Tensor& out) const {
   const size_t nbytes = static_cast<size_t>(numel) * element_size(dtype);
   DataPtr data = backend.allocators[static_cast<size_t>(device.index)]->allocate(nbytes);
-  auto storage = std::make_shared<Storage>(std::move(data), nbytes, device,
-                                           backend.host_accessible(device.index));
-  return Tensor::contiguous_over(std::move(storage), as_ref(sizes), dtype);
+  out.set_contiguous(std::make_shared<Storage>(std::move(data), nbytes, device,
+                                               backend.host_accessible(device.index)),
+                     as_ref(sizes), dtype);
 }
 
 void ElementwiseCall::kernel_failed(bp_status status, Device device) const {

@@ -56,8 +56,9 @@ class ElementwiseCall {
 
   // Runs the meta rule for a signature not in the cache, stores and returns its entry.
   uint64_t learn(uint32_t signature, const Tensor* const* tensors, const Scalar* scalars);
-  Tensor allocate_output(Backend& backend, Device device, const Shape& sizes, int64_t numel,
-                         ScalarType dtype) const;
+  // Makes `out` a new contiguous tensor of the device (in place: no Tensor is moved).
+  void allocate_output(Backend& backend, Device device, const Shape& sizes, int64_t numel,
+                       ScalarType dtype, Tensor& out) const;
   [[noreturn]] void kernel_failed(bp_status status, Device device) const;
 
   const OpDef* op_ = nullptr;
@@ -112,7 +113,7 @@ inline bool ElementwiseCall::run(const Tensor* const* tensors, const Scalar* sca
   if (device.type != device_types::CPU && forced_fallback(device.type, *op_)) return false;
 
   if (allocate) {
-    out = allocate_output(*backend, device, sizes, first.numel(), result_dtype);
+    allocate_output(*backend, device, sizes, first.numel(), result_dtype, out);
   } else {
     if (!out.defined() || out.dtype() != result_dtype || out.storage()->device() != device ||
         out.sizes() != sizes)

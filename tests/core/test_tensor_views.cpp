@@ -65,6 +65,42 @@ TEST_CASE("the constructor records metadata") {
   CHECK_FALSE(t.is_wrapped_number());
 }
 
+TEST_CASE("contiguous_over and set_contiguous: dense strides over a storage, checked cheaply") {
+  const StoragePtr storage = make_storage(2 * 3 * 4 * sizeof(float));
+  const Tensor t = Tensor::contiguous_over(storage, {2, 3, 4}, ScalarType::Float32);
+  check_geometry(t, {2, 3, 4}, {12, 4, 1}, 0);
+  CHECK(t.numel() == 24);
+  // A size-0 dim empties the tensor without zeroing the strides before it (as PyTorch).
+  check_geometry(Tensor::contiguous_over(storage, {2, 0, 3}, ScalarType::Float32), {2, 0, 3},
+                 {3, 3, 1}, 0);
+  // Too many elements for the storage, negative sizes, overflow and bad dtypes are refused.
+  CHECK(contains(catch_error([&] {
+                   Tensor::contiguous_over(storage, {5, 5}, ScalarType::Float32);
+                 }).what(),
+                 "25 elements of f32 do not fit the storage's 96 bytes"));
+  CHECK(contains(catch_error([&] {
+                   Tensor::contiguous_over(storage, {2, -1}, ScalarType::Float32);
+                 }).what(),
+                 "negative size"));
+  CHECK_THROWS_AS(Tensor::contiguous_over(storage, {int64_t{1} << 62, 8}, ScalarType::Float32),
+                  Error);
+  CHECK_THROWS_AS(Tensor::contiguous_over(storage, {2}, static_cast<ScalarType>(42)), Error);
+
+  // set_contiguous re-points one handle; another handle of the old view keeps its own.
+  Tensor view = t.transpose(0, 2);
+  const Tensor other = view;
+  view.set_wrapped_number(true);
+  view.set_contiguous(make_storage(6 * sizeof(int64_t)), {6}, ScalarType::Int64);
+  check_geometry(view, {6}, {1}, 0);
+  CHECK(view.dtype() == ScalarType::Int64);
+  CHECK_FALSE(view.is_wrapped_number());
+  check_geometry(other, {4, 3, 2}, {1, 4, 12}, 0);
+  // A refused set_contiguous leaves the handle as it was.
+  CHECK_THROWS_AS(view.set_contiguous(storage, {100}, ScalarType::Float32), Error);
+  check_geometry(view, {6}, {1}, 0);
+  CHECK(view.dtype() == ScalarType::Int64);
+}
+
 TEST_CASE("device() comes from the storage") {
   const Tensor t = make_tensor({1}, ScalarType::Float32, Device(device_types::CUDA, 3));
   CHECK(t.device() == Device(device_types::CUDA, 3));

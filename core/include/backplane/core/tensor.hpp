@@ -23,6 +23,10 @@ class Tensor {
   // what a fresh allocation can get wrong (sizes, dtype, the storage's size), which costs a
   // fraction of the general constructor's geometry check: small-op latency pays for it.
   static Tensor contiguous_over(StoragePtr storage, IntArrayRef sizes, ScalarType dtype);
+  // Makes this handle what contiguous_over returns, in place (no Tensor is moved: the
+  // dispatcher's allocating fast path fills its result this way). Other handles of the old
+  // storage are unaffected. Throws as contiguous_over, leaving this handle unchanged.
+  void set_contiguous(StoragePtr storage, IntArrayRef sizes, ScalarType dtype);
 
   bool defined() const { return storage_ != nullptr; }
 
