@@ -148,31 +148,34 @@ Tensor Tensor::contiguous_over(StoragePtr storage, IntArrayRef sizes, ScalarType
 void Tensor::set_contiguous(StoragePtr storage, IntArrayRef sizes, ScalarType dtype) {
   BP_CHECK(storage != nullptr, ErrorCode::InvalidArgument, "Tensor: storage is null");
   const uint64_t elsize = bp::element_size(dtype);  // throws for an invalid dtype
-  // Strides and the element count in one pass, innermost dim first; a size-0 dim does not
-  // zero the strides before it (as contiguous_strides and PyTorch).
-  Shape strides(sizes.size());
-  int64_t stride = 1, numel = 1;
+  int64_t numel = 1;
   bool bad = false;
-  for (size_t i = sizes.size(); i-- > 0;) {
-    const int64_t size = sizes[i];
+  for (const int64_t size : sizes) {
     bad |= size < 0;
-    strides[i] = stride;
-    bad |= __builtin_mul_overflow(stride, std::max<int64_t>(size, 1), &stride);
     bad |= __builtin_mul_overflow(numel, size, &numel);
   }
-  if (bad) [[unlikely]] {
-    // Throws for negative sizes and overflow; a partial product may also overflow before a
-    // size-0 dim empties the tensor, which is no error: then take the general helpers.
+  // Throws for negative sizes and overflow; a partial product may also overflow before a
+  // size-0 dim empties the tensor, which is no error (checked_numel then returns 0).
+  if (bad) [[unlikely]]
     numel = checked_numel(sizes, "Tensor");
-    strides = contiguous_strides(sizes);
-  }
   BP_CHECK(static_cast<uint64_t>(numel) <= storage->nbytes() / elsize, ErrorCode::InvalidArgument,
            "Tensor: {} elements of {} do not fit the storage's {} bytes", numel, dtype_name(dtype),
            storage->nbytes());
-  // Nothing below throws: the handle changes only once the checks have passed.
+  // The checks have passed, so a refused call leaves the handle as it was (below, only a
+  // shape of more than 6 dims allocates, and could throw std::bad_alloc).
   storage_ = std::move(storage);
-  sizes_.assign(sizes.begin(), sizes.end());
-  strides_ = std::move(strides);
+  const size_t n = sizes.size();
+  sizes_.resize(n);
+  strides_.resize(n);
+  // Dense strides, innermost first; a size-0 dim does not zero the strides before it (as
+  // contiguous_strides and PyTorch). They can only overflow for an empty tensor, whose
+  // strides are never used: wrapping arithmetic keeps that defined.
+  uint64_t stride = 1;
+  for (size_t i = n; i-- > 0;) {
+    sizes_[i] = sizes[i];
+    strides_[i] = static_cast<int64_t>(stride);
+    stride *= static_cast<uint64_t>(std::max<int64_t>(sizes[i], 1));
+  }
   offset_ = 0;
   numel_ = numel;
   dtype_ = dtype;
