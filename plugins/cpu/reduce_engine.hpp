@@ -28,9 +28,12 @@ inline constexpr int64_t kReduceGrain = 32768;
 
 // Pairwise summation of a stream of partial sums: a binary counter of partial results, so
 // the error grows with log2 of their number.
+// `level` is left uninitialised and total() stops at count's highest bit: only the levels
+// whose bit is set in count are ever read, and this runs once per output row, where zeroing
+// 64 levels and scanning all of them cost as much as summing a short row.
 template <typename Acc>
 struct Pairwise {
-  Acc level[64] = {};
+  Acc level[64];
   uint64_t count = 0;
   void push(Acc x) {
     int k = 0;
@@ -40,8 +43,9 @@ struct Pairwise {
   }
   Acc total() const {
     Acc t = 0;
-    for (int k = 0; k < 64; ++k)
-      if ((count >> k) & 1u) t = level[k] + t;
+    int k = 0;
+    for (uint64_t c = count; c != 0; c >>= 1, ++k)
+      if (c & 1u) t = level[k] + t;
     return t;
   }
 };
@@ -218,6 +222,37 @@ void reduce_block(const R& r, const ReducePlan& plan, const typename R::In* p, t
   }
 }
 
+// A reducer may fold many contiguous rows in one call (`rows`): the SIMD sums then pay one
+// dynamic dispatch per thread instead of one per row, and skip reduce_range's bookkeeping.
+template <typename R>
+concept HasRows = requires(const R& r, const typename R::In* p, typename R::Out* o, int64_t n) {
+  r.rows(p, n, n, n, o, n);
+};
+
+// True when every output folds one contiguous row and the rows are one arithmetic run of
+// outputs (at most one kept dim after merging), the case `rows` handles.
+inline bool plain_rows(const ReducePlan& plan) {
+  return plan.reduced.size() == 1 && plan.reduced[0].stride == 1 && plan.kept.size() <= 1;
+}
+
+// Outputs [begin, end) through R::rows when R has it and the plan is plain_rows; false
+// (nothing done) otherwise.
+template <typename R>
+bool reduce_rows(const R& r, const ReducePlan& plan, const typename R::In* in, typename R::Out* out,
+                 int64_t begin, int64_t end) {
+  if constexpr (HasRows<R>) {
+    if (!plain_rows(plan)) return false;
+    const int64_t in_stride = plan.kept.empty() ? 0 : plan.kept[0].in_stride;
+    const int64_t out_stride = plan.kept.empty() ? 0 : plan.kept[0].out_stride;
+    if (begin < end)
+      r.rows(in + begin * in_stride, plan.nred, in_stride, end - begin, out + begin * out_stride,
+             out_stride);
+    return true;
+  } else {
+    return false;
+  }
+}
+
 inline int reduce_threads(int64_t work) {
   const int64_t wanted = std::max<int64_t>(1, work / kReduceGrain);
   return static_cast<int>(std::min<int64_t>(omp_get_max_threads(), wanted));
@@ -266,9 +301,10 @@ void reduce(const R& r, const ReducePlan& plan, const typename R::In* in, typena
     {
       const int nt = omp_get_num_threads(), t = omp_get_thread_num();
       const int64_t begin = plan.nout * t / nt, end = plan.nout * (t + 1) / nt;
-      for_each_output(plan, begin, end, [&](int64_t in_off, int64_t out_off) {
-        out[out_off] = r.finish(reduce_range(r, plan, in + in_off, 0, plan.nred));
-      });
+      if (!reduce_rows(r, plan, in, out, begin, end))
+        for_each_output(plan, begin, end, [&](int64_t in_off, int64_t out_off) {
+          out[out_off] = r.finish(reduce_range(r, plan, in + in_off, 0, plan.nred));
+        });
     }
     return;
   }

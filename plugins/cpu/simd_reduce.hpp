@@ -12,6 +12,13 @@ namespace bp::cpu {
 float simd_sum_f32(const float* p, int64_t n);
 double simd_sum_f64(const double* p, int64_t n);
 
+// The same sum of `rows` rows of n elements, row r at p + r * stride, into out[r * out_stride]:
+// one dispatch for many rows (a reduction over the last dim), each row summed as above.
+void simd_sum_rows_f32(const float* p, int64_t n, int64_t stride, int64_t rows, float* out,
+                       int64_t out_stride);
+void simd_sum_rows_f64(const double* p, int64_t n, int64_t stride, int64_t rows, double* out,
+                       int64_t out_stride);
+
 // Sums of the squares of n >= 0 elements, blocked and pairwise as the sums.
 float simd_sum_sq_f32(const float* p, int64_t n);
 double simd_sum_sq_f64(const double* p, int64_t n);

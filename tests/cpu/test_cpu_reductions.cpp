@@ -181,6 +181,33 @@ TEST_CASE("cpu reductions above the threading grain match the reference") {
   }
 }
 
+// reduce_engine.hpp hands a sum over one contiguous dim whose kept dims merge into one run
+// to the reducer's `rows` (one SIMD call per thread); these layouts take it and its edges.
+TEST_CASE("cpu f32/f64 sums over the last dim: batched rows, sliced rows, unmerged kept dims") {
+  for (ST dt : {ST::Float32, ST::Float64, ST::BFloat16}) {
+    CAPTURE(dtype_name(dt));
+    const Tensor ref = random_tensor({4, 6, 4100}, dt, 41, kRefDevice);
+    const Tensor x = on(ref, cpu_device());
+    // [4, 6] merge into 24 rows of 4100 (two pairwise blocks and a scalar tail).
+    check_cpu(sum(x, Dims{-1}), sum(ref, Dims{-1}), default_rtol(dt), sum_atol(dt, 4100));
+    check_cpu(sum(x, Dims{2}, true), sum(ref, Dims{2}, true), default_rtol(dt), sum_atol(dt, 4100));
+    // Rows 4100 apart holding 1001 elements each: the row stride is not the row length.
+    const Tensor part = x.narrow(2, 7, 1001), part_ref = ref.narrow(2, 7, 1001);
+    check_cpu(sum(part, Dims{-1}), sum(part_ref, Dims{-1}), default_rtol(dt), sum_atol(dt, 1001));
+    // Kept dims that do not merge (a permuted view): the per-output loop instead.
+    const Tensor perm = x.permute({1, 0, 2}), perm_ref = ref.permute({1, 0, 2});
+    check_cpu(sum(perm, Dims{-1}), sum(perm_ref, Dims{-1}), default_rtol(dt), sum_atol(dt, 4100));
+    // One row only (no kept dim), and rows of one element.
+    check_cpu(sum(x.select(0, 1).select(0, 2), Dims{0}),
+              sum(ref.select(0, 1).select(0, 2), Dims{0}), default_rtol(dt), sum_atol(dt, 4100));
+    check_cpu(sum(x.narrow(2, 0, 1), Dims{-1}), sum(ref.narrow(2, 0, 1), Dims{-1}));
+  }
+  // Long rows keep the pairwise accuracy through the batched path: 8 rows of 2^17 values in
+  // [0, 1] (no cancellation), each within f32's rtol of the double reference.
+  const Tensor ref = random_tensor({8, 1 << 17}, ST::Float32, 42, kRefDevice, 0.0, 1.0);
+  check_cpu(sum(on(ref, cpu_device()), Dims{1}), sum(ref, Dims{1}), default_rtol(ST::Float32), 0.0);
+}
+
 // [x0, ..., x(n-1)] as f32 on the reference device.
 Tensor f32_values(const std::vector<double>& v, Dims shape) {
   return to(from_vector(v, shape, kRefDevice), ST::Float32);
