@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 
@@ -17,6 +18,7 @@ const bp_host_api* g_host = nullptr;
 TestPluginMode g_mode = TestPluginMode::Normal;
 
 TestPluginState g_state;
+std::mutex g_record_mu;  // guards g_state.last_add_call
 // The options text init received: the device's name shows it, so a test can see that the
 // config's [backends.testdev] reached the plugin.
 char g_options[40] = "";
@@ -138,7 +140,11 @@ std::string describe_call(const bp_call* call) {
 
 bp_status add_kernel(const bp_call* call) {
   g_state.add_calls++;
-  g_state.last_add_call = describe_call(call);
+  {
+    // Kernels run on many threads at once (tests/dispatch/test_concurrency.cpp).
+    std::lock_guard lock(g_record_mu);
+    g_state.last_add_call = describe_call(call);
+  }
   if (g_state.fail_add) {
     g_host->set_error(g_host->host, BP_ERR_DEVICE, "test_dev add: failing on request");
     return BP_ERR_DEVICE;

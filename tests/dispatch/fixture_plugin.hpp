@@ -27,7 +27,7 @@ struct TestPluginState {
   // What the last add.Tensor call received, as text (describe_call in fixture_plugin.cpp:
   // every argument's tag and value, every tensor's dtype, shape, strides, offset and device,
   // and the data address of each input), so a test can compare two call paths. Written by
-  // the kernel; read by single-threaded tests only.
+  // the kernel under a lock; read it only while no kernel runs.
   std::string last_add_call;
   // When set, add.Tensor reports an error through the host and fails.
   std::atomic<bool> fail_add{false};
