@@ -441,7 +441,7 @@ bp_status Runtime::register_backend(HostContext* h, const char* name, const bp_d
   b->device_count = count;
   for (int32_t i = 0; i < count; ++i)
     b->allocators.push_back(std::make_unique<CachingAllocator>(b.get(), i));
-  b->active = true;
+  b->active.store(true, std::memory_order_release);
   plugins_[h->plugin]->backends.push_back(type);
   backends_[type].store(b.get(), std::memory_order_release);
   backend_store_.push_back(std::move(b));
@@ -517,7 +517,7 @@ void Runtime::remove_plugin_locked(uint32_t plugin) {
     Backend* b = backends_[t].load();
     // Cached blocks go back while the plugin can still free them (its shutdown follows).
     for (const auto& a : b->allocators) a->close();
-    b->active = false;
+    b->active.store(false, std::memory_order_release);
     backends_[t].store(nullptr, std::memory_order_release);
     generation_.fetch_add(1, std::memory_order_acq_rel);
   }

@@ -49,7 +49,8 @@ struct Backend {
   uint32_t plugin = 0;
   const bp_device_api* api = nullptr;
   void* ctx = nullptr;
-  bool active = false;
+  // Cleared by unregistration while calls may be reading it without the lock (backend()).
+  std::atomic<bool> active{false};
   int device_count = 0;
   std::string no_device_reason;
   std::vector<bp_device_props> props;
@@ -92,7 +93,7 @@ class Runtime {
   // The active backend of a slot, or nullptr.
   Backend* backend(DeviceType type) const {
     Backend* b = backends_[type].load(std::memory_order_acquire);
-    return b && b->active ? b : nullptr;
+    return b && b->active.load(std::memory_order_acquire) ? b : nullptr;
   }
   // Throws bp::Error(Device) when the device does not exist.
   Backend& backend_for(Device device, std::string_view op = {}) const;
