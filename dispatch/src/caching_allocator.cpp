@@ -71,6 +71,8 @@ DataPtr CachingAllocator::allocate(size_t bytes, void* stream) {
   const bool caching = current_allocator_mode() == AllocatorMode::Caching;
   const size_t size = caching ? round_size(bytes) : bytes;
   std::lock_guard lock(mu_);
+  if (closed_) [[unlikely]]
+    throw_unloaded();
   Block* block = caching ? take_cached(size, stream) : nullptr;
   if (block) {
     ++stats_.cache_hits;
@@ -123,12 +125,22 @@ void CachingAllocator::release(void* ctx, void*) {
 }
 
 void CachingAllocator::free_block(Block* block) {
-  std::lock_guard lock(mu_);
+  std::unique_lock lock(mu_);
   --stats_.live_blocks;
   stats_.allocated_bytes -= block->size;
   stats_.requested_bytes -= block->requested;
   block->requested = 0;
-  if (closed_ || current_allocator_mode() != AllocatorMode::Caching) {
+  if (closed_) {
+    // The plugin was unregistered while a tensor held this block; its shutdown waits for
+    // the last such block (Note [Deferred shutdown]), so the plugin can still free it.
+    plugin_free(block);
+    std::atomic<int64_t>* holds = holds_;
+    lock.unlock();
+    if (holds->fetch_sub(1, std::memory_order_acq_rel) == 1)
+      Runtime::get().finish_unregistration(backend_->plugin);
+    return;
+  }
+  if (current_allocator_mode() != AllocatorMode::Caching) {
     // A free cannot report an error to anyone: the tensor is already gone.
     plugin_free(block);
     return;
@@ -173,10 +185,19 @@ void CachingAllocator::empty_cache() {
   release_cached_locked();
 }
 
-void CachingAllocator::close() {
+void CachingAllocator::close(std::atomic<int64_t>* holds) {
   std::lock_guard lock(mu_);
   release_cached_locked();
   closed_ = true;
+  holds_ = holds;
+  holds->fetch_add(static_cast<int64_t>(stats_.live_blocks), std::memory_order_acq_rel);
+}
+
+void CachingAllocator::throw_unloaded() const {
+  BP_FAIL(ErrorCode::Device,
+          "device {}:{} is not available: its backend '{}' was unloaded (unregister_plugin) "
+          "while this call was running",
+          backend_->name, index_, backend_->name);
 }
 
 MemoryStats CachingAllocator::stats() const {

@@ -18,6 +18,7 @@
 #include "backplane/core/storage.hpp"
 #include "backplane/dispatch/memory.hpp"
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -50,9 +51,11 @@ class CachingAllocator final : public Allocator {
   // freed on. Errors of the plugin's synchronize and free are ignored: nobody could act on
   // them, and the memory is gone either way.
   void empty_cache();
-  // The plugin is being unregistered (called before its shutdown): empties the cache, and
-  // from now on frees go straight to the plugin, as they did before the plugin left.
-  void close();
+  // The plugin is being unregistered: empties the cache and refuses new allocations. Blocks
+  // still held by tensors go straight to the plugin's free when the tensors go; each one
+  // counts in `holds` until then, and the free that brings `holds` to 0 finishes the
+  // plugin's unregistration (its shutdown: Note [Deferred shutdown] in runtime.cpp).
+  void close(std::atomic<int64_t>* holds);
 
   // The size of the block that serves `bytes` in caching mode (docs/allocator.md):
   // up to 1 MiB, multiples of 512 bytes (at least 512); up to 8 MiB, multiples of a quarter
@@ -87,15 +90,17 @@ class CachingAllocator final : public Allocator {
   void plugin_free(Block* block);                    // mu_ held; recycles the record
   Block* new_record();                               // mu_ held
   [[noreturn]] void throw_oom(size_t bytes, size_t held, int status);  // mu_ held
+  [[noreturn, gnu::cold]] void throw_unloaded() const;
 
   Backend* backend_;
   int32_t index_;
 
   mutable std::mutex mu_;
   bool closed_ = false;
-  std::deque<Block> records_;          // every record ever made (stable addresses)
-  std::vector<Block*> spare_records_;  // records of blocks given back to the plugin
-  std::vector<StreamPool> pools_;      // few streams: searched linearly
+  std::atomic<int64_t>* holds_ = nullptr;  // set by close()
+  std::deque<Block> records_;              // every record ever made (stable addresses)
+  std::vector<Block*> spare_records_;      // records of blocks given back to the plugin
+  std::vector<StreamPool> pools_;          // few streams: searched linearly
   MemoryStats stats_;
 };
 

@@ -7,6 +7,7 @@
 
 #include "arguments.hpp"
 #include "boxing.hpp"
+#include "calls_in_flight.hpp"
 #include "fallback_impl.hpp"
 #include "runtime_impl.hpp"
 #include "trace_impl.hpp"
@@ -203,6 +204,8 @@ class CompositeContext final : public OpContext {
 // is only tested off that path, so a call that runs its kernel pays nothing for it.
 std::vector<Tensor> dispatch(OpId id, std::vector<IValue>& args, std::span<Tensor* const> user_outs,
                              bool in_place, CallRecord* record) {
+  // Before the backend and the kernel table are read (Note [Waiting for calls in flight]).
+  PluginCallScope in_flight;
   const OpDef& op = Catalog::get().at(id);
   normalize_arguments(op, args);
   BP_CHECK(user_outs.empty() || user_outs.size() == op.num_outputs(), ErrorCode::InvalidArgument,

@@ -20,6 +20,7 @@
 #pragma once
 
 #include "boxing.hpp"
+#include "calls_in_flight.hpp"
 #include "fallback_impl.hpp"
 #include "runtime_impl.hpp"
 #include "trace_impl.hpp"
@@ -81,6 +82,8 @@ template <int N, int S>
 inline bool ElementwiseCall::run(const Tensor* const* tensors, const Scalar* scalars, Tensor& out,
                                  bool allocate) {
   if (!enabled_ || N != num_tensors_ || S != num_scalars_ || trace_on()) return false;
+  // Before the kernel table is read (Note [Waiting for calls in flight]).
+  PluginCallScope in_flight;
   const Tensor& first = *tensors[0];
   // Empty results take the boxed path: it replaces an empty out rather than writing it.
   if (!first.defined() || first.numel() == 0) return false;

@@ -2,6 +2,8 @@
 // rollback on failure), backends and their devices, and the host side of the C ABI.
 #include "runtime_impl.hpp"
 
+#include "calls_in_flight.hpp"
+
 #include "backplane/core/error.hpp"
 
 #include <fmt/format.h>
@@ -140,7 +142,11 @@ void throw_status(bp_status status, std::string_view what) {
 }
 
 Runtime& Runtime::get() {
-  static Runtime runtime;
+  // Never destroyed, on purpose: tensors in static objects may be freed after it would have
+  // been, plugins' cached blocks stay reachable to the end (a leak checker does not report
+  // them: the cache does not call plugins at exit, docs/allocator.md), and a call on
+  // another thread at exit finds it intact.
+  static Runtime& runtime = *new Runtime;
   return runtime;
 }
 
@@ -288,11 +294,18 @@ PluginLoadReport Runtime::add_plugin(const bp_plugin_descriptor* d, std::string_
                   fmt::format("built against ABI {}.{}, this runtime provides {}.{}: a plugin "
                               "newer than the runtime is refused (update Backplane)",
                               d->abi_major, d->abi_minor, BP_ABI_MAJOR, BP_ABI_MINOR));
-  for (const auto& p : plugins_)
+  for (const auto& p : plugins_) {
     if (p->active && p->name == name)
       return finish(LoadStatus::Refused, fmt::format("a plugin named '{}' is already loaded "
                                                      "(from {})",
                                                      name, p->origin));
+    if (p->shutdown_pending && p->name == name)
+      return finish(LoadStatus::Refused,
+                    fmt::format("the plugin '{}' was unregistered but is not shut down yet: "
+                                "tensors on its devices are still alive (its shutdown runs "
+                                "when the last one is freed)",
+                                name));
+  }
 
   // The file name did not say which plugin this is (else discovery would not have opened
   // it): the descriptor does, and a denied plugin's init never runs.
@@ -499,6 +512,7 @@ void Runtime::publish(OpId op, const OpTable& table) {
 }
 
 void Runtime::remove_plugin_locked(uint32_t plugin) {
+  PluginRecord& rec = *plugins_[plugin];
   const size_t n = Catalog::get().ops().size();
   for (OpId op = 0; op < n; ++op) {
     const OpTable& current = table(op);
@@ -512,11 +526,11 @@ void Runtime::remove_plugin_locked(uint32_t plugin) {
     }
     if (touched) publish(op, next);
   }
-  PluginRecord& rec = *plugins_[plugin];
   for (DeviceType t : rec.backends) {
     Backend* b = backends_[t].load();
-    // Cached blocks go back while the plugin can still free them (its shutdown follows).
-    for (const auto& a : b->allocators) a->close();
+    // Cached blocks go back while the plugin can still free them; live ones count in
+    // `holds` until their tensors go (Note [Deferred shutdown]).
+    for (const auto& a : b->allocators) a->close(&rec.holds);
     b->active.store(false, std::memory_order_release);
     backends_[t].store(nullptr, std::memory_order_release);
     generation_.fetch_add(1, std::memory_order_acq_rel);
@@ -524,18 +538,45 @@ void Runtime::remove_plugin_locked(uint32_t plugin) {
   rec.backends.clear();
 }
 
+// Note [Deferred shutdown]
+// A plugin's shutdown releases everything, and the ABI promises that no call into the
+// plugin follows it. Unregistration therefore runs in three steps:
+//   1. under the mutex: the plugin's kernels leave the tables and its backends their slots
+//      (new calls fail with a Device or NotImplemented error), its allocators return their
+//      cached blocks and refuse new allocations, and every block tensors still hold adds
+//      one to the record's `holds` (which starts at 1 for the unregistration itself);
+//   2. without the mutex: wait for the calls in flight on other threads, which may have
+//      read the tables before step 1 (Note [Waiting for calls in flight]);
+//   3. drop the unregistration's hold. Whoever brings `holds` to 0 (this thread, or the
+//      thread that frees the last tensor on the plugin's devices) calls shutdown.
+// Until then the plugin's name stays taken: loading it again is refused with the reason,
+// because its init would run while the old instance is still alive.
 void Runtime::remove_plugin(std::string_view name) {
-  std::lock_guard lock(mu_);
-  for (uint32_t i = 0; i < plugins_.size(); ++i) {
-    PluginRecord& rec = *plugins_[i];
-    if (rec.active && rec.name == name) {
-      remove_plugin_locked(i);
-      rec.active = false;
-      if (rec.descriptor->shutdown) call_shutdown(rec);
-      return;
-    }
+  uint32_t plugin = 0;
+  PluginRecord* record = nullptr;  // plugins_ may grow once the mutex is released
+  {
+    std::lock_guard lock(mu_);
+    for (; plugin < plugins_.size(); ++plugin)
+      if (plugins_[plugin]->active && plugins_[plugin]->name == name) break;
+    BP_CHECK(plugin < plugins_.size(), ErrorCode::InvalidArgument,
+             "unregister_plugin: no loaded plugin is named '{}'", name);
+    record = plugins_[plugin].get();
+    PluginRecord& rec = *record;
+    rec.holds.store(1, std::memory_order_relaxed);
+    rec.shutdown_pending = true;
+    remove_plugin_locked(plugin);
+    rec.active = false;
   }
-  BP_FAIL(ErrorCode::InvalidArgument, "unregister_plugin: no loaded plugin is named '{}'", name);
+  wait_for_calls_in_flight();
+  if (record->holds.fetch_sub(1, std::memory_order_acq_rel) == 1) finish_unregistration(plugin);
+}
+
+void Runtime::finish_unregistration(uint32_t plugin) {
+  std::lock_guard lock(mu_);
+  PluginRecord& rec = *plugins_[plugin];
+  if (!rec.shutdown_pending) return;
+  rec.shutdown_pending = false;
+  if (rec.descriptor->shutdown) call_shutdown(rec);
 }
 
 std::vector<PluginLoadReport> Runtime::reports() const {

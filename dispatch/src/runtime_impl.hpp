@@ -5,9 +5,11 @@
 // Each operator has an immutable OpTable reached through an atomic pointer. A call reads
 // the pointer (acquire) and indexes it by dispatch slot: no lock, no reference count.
 // Registration and unregistration take the runtime mutex, copy the table, change the copy
-// and publish it (release). Replaced tables are retired, not freed, until the runtime is
-// destroyed at exit: a call that read the old pointer may still be using it. Tables are
-// small (64 slots) and change only when plugins load, so the retired memory is bounded.
+// and publish it (release). Replaced tables are retired, never freed (the runtime lives
+// until the process ends): a call that read the old pointer may still be using it. A table
+// is 64 slots (1.5 KiB) and only the ops a plugin registers change when it loads or
+// unloads, so the retired memory grows by about that per load, bounded by how often a
+// program loads plugins.
 #pragma once
 
 #include "caching_allocator.hpp"
@@ -83,6 +85,12 @@ struct PluginRecord {
   std::unique_ptr<HostContext> host_ctx;
   bp_host_api host_api{};
   std::vector<DeviceType> backends;
+  // Unregistered, shutdown not called yet (mutex held): Note [Deferred shutdown].
+  bool shutdown_pending = false;
+  // While shutdown is pending: 1 for the unregistration itself, plus one per block that
+  // tensors still hold on the plugin's devices. The release that brings it to 0 calls
+  // finish_unregistration.
+  std::atomic<int64_t> holds{0};
 };
 
 class Runtime {
@@ -113,6 +121,9 @@ class Runtime {
   // library, no entry symbol) so plugin_reports() lists every candidate.
   void record(const PluginLoadReport& report);
   void remove_plugin(std::string_view name);
+  // Calls the shutdown of an unregistered plugin once nothing can reach it any more
+  // (Note [Deferred shutdown]); called by the last release of its `holds`.
+  void finish_unregistration(uint32_t plugin);
   std::vector<PluginLoadReport> reports() const;
   std::vector<BackendInfo> backend_infos() const;
   std::string plugin_name(uint32_t plugin) const;

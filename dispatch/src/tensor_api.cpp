@@ -3,6 +3,7 @@
 // through host memory when neither side is host-accessible.
 #include "backplane/tensor_api.hpp"
 
+#include "calls_in_flight.hpp"
 #include "runtime_impl.hpp"
 
 #include "backplane/core/error.hpp"
@@ -60,6 +61,7 @@ namespace {
 // Copies `bytes` between two contiguous buffers on (possibly) different devices.
 void transfer(const Tensor& dst, const Tensor& src, size_t bytes) {
   if (bytes == 0) return;
+  detail::PluginCallScope in_flight;  // Note [Waiting for calls in flight]
   detail::Runtime& rt = detail::Runtime::get();
   const Device sd = src.device(), dd = dst.device();
   detail::Backend& sb = rt.backend_for(sd);
@@ -105,6 +107,7 @@ Tensor from_data(const void* data, ScalarType dtype, IntArrayRef shape,
   const size_t bytes = t.nbytes();
   if (bytes == 0) return t;
   BP_CHECK(data != nullptr, ErrorCode::InvalidArgument, "from_data: data is NULL");
+  detail::PluginCallScope in_flight;  // Note [Waiting for calls in flight]
   detail::Backend& b = detail::Runtime::get().backend_for(t.device());
   if (b.host_accessible(t.device().index)) {
     std::memcpy(t.data_ptr(), data, bytes);
@@ -124,6 +127,7 @@ void copy_to_host(const Tensor& t, void* out, ScalarType dtype) {
   Tensor c = contiguous(to(t, dtype));
   const size_t bytes = c.nbytes();
   if (bytes == 0) return;
+  detail::PluginCallScope in_flight;  // Note [Waiting for calls in flight]
   detail::Backend& b = detail::Runtime::get().backend_for(c.device());
   if (b.host_accessible(c.device().index)) {
     std::memcpy(out, c.data_ptr(), bytes);

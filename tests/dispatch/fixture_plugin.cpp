@@ -10,6 +10,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 namespace bp::testing {
 namespace {
@@ -19,6 +20,14 @@ TestPluginMode g_mode = TestPluginMode::Normal;
 
 TestPluginState g_state;
 std::mutex g_record_mu;  // guards g_state.last_add_call
+// Between a successful init and shutdown. Every device function and kernel checks it: the
+// ABI promises no call after shutdown, and the concurrency tests count any that come.
+std::atomic<bool> g_live{false};
+bool called_while_down() {
+  if (g_live.load()) return false;
+  g_state.calls_after_shutdown++;
+  return true;
+}
 // The options text init received: the device's name shows it, so a test can see that the
 // config's [backends.testdev] reached the plugin.
 char g_options[40] = "";
@@ -47,6 +56,7 @@ bp_status device_properties(void*, int32_t, bp_device_props* p) {
 // Each block keeps its size in a header in front of it, for the budget.
 constexpr size_t kHeader = 16;
 bp_status alloc(void*, int32_t, size_t bytes, size_t, void** out) {
+  if (called_while_down()) return BP_ERR_INTERNAL;
   const size_t budget = g_state.budget.load();
   if (budget && g_state.bytes_in_use.load() + bytes > budget) {
     char message[128];
@@ -64,6 +74,7 @@ bp_status alloc(void*, int32_t, size_t bytes, size_t, void** out) {
   return BP_OK;
 }
 bp_status release(void*, int32_t, void* p) {
+  if (called_while_down()) return BP_ERR_INTERNAL;
   if (!p) return BP_OK;
   char* block = static_cast<char*>(p) - kHeader;
   size_t bytes = 0;
@@ -74,10 +85,12 @@ bp_status release(void*, int32_t, void* p) {
   return BP_OK;
 }
 bp_status synchronize(void*, int32_t, void*) {
+  if (called_while_down()) return BP_ERR_INTERNAL;
   g_state.synchronizes++;
   return BP_OK;
 }
 bp_status copy(void*, int32_t, bp_copy_kind, void* dst, const void* src, size_t n, void*) {
+  if (called_while_down()) return BP_ERR_INTERNAL;
   std::memmove(dst, src, n);
   return BP_OK;
 }
@@ -139,6 +152,10 @@ std::string describe_call(const bp_call* call) {
 }
 
 bp_status add_kernel(const bp_call* call) {
+  if (called_while_down()) return BP_ERR_INTERNAL;
+  // A test may hold the kernel here to unregister the plugin while a call is in flight.
+  g_state.add_entered++;
+  while (g_state.hold_add.load()) std::this_thread::yield();
   g_state.add_calls++;
   {
     // Kernels run on many threads at once (tests/dispatch/test_concurrency.cpp).
@@ -169,6 +186,7 @@ bp_status add_kernel(const bp_call* call) {
 }
 
 bp_status fill_kernel(const bp_call* call) {
+  if (called_while_down()) return BP_ERR_INTERNAL;
   g_state.fill_calls++;
   const bp_tensor* self = call->args[0].u.tensor;
   const bp_value& v = call->args[1];
@@ -202,6 +220,7 @@ double load(const bp_tensor* t, const int64_t* idx) {
 
 // copy_ between f32 and f64 tensors of any strides (enough for dtype conversions).
 bp_status copy_kernel(const bp_call* call) {
+  if (called_while_down()) return BP_ERR_INTERNAL;
   const bp_tensor* self = call->args[0].u.tensor;
   const bp_tensor* src = call->args[1].u.tensor;
   for (const bp_tensor* t : {self, src})
@@ -229,10 +248,7 @@ bp_status copy_kernel(const bp_call* call) {
   return BP_OK;
 }
 
-bp_status init(const bp_host_api* host, const char* options) {
-  g_host = host;
-  std::snprintf(g_options, sizeof g_options, "%s", options ? options : "");
-  if (g_mode == TestPluginMode::InitThrows) throw std::runtime_error("boom");
+bp_status register_all(const bp_host_api* host) {
   uint32_t id = 0;
   bp_status s = host->register_backend(host->host, "test_dev", &kApi, nullptr, &id);
   if (s != BP_OK) return s;
@@ -262,7 +278,19 @@ bp_status init(const bp_host_api* host, const char* options) {
   return BP_OK;
 }
 
+bp_status init(const bp_host_api* host, const char* options) {
+  g_host = host;
+  std::snprintf(g_options, sizeof g_options, "%s", options ? options : "");
+  if (g_mode == TestPluginMode::InitThrows) throw std::runtime_error("boom");
+  g_live = true;  // registration asks the device for its count and properties
+  const bp_status s = register_all(host);
+  if (s != BP_OK) g_live = false;  // a failed init gets no shutdown: it is over now
+  return s;
+}
+
 void shutdown() {
+  g_live = false;
+  g_state.shutdowns++;
   g_host = nullptr;
 }
 

@@ -31,6 +31,13 @@ struct TestPluginState {
   std::string last_add_call;
   // When set, add.Tensor reports an error through the host and fails.
   std::atomic<bool> fail_add{false};
+  // While set, add.Tensor waits after counting itself in add_entered (a call held in flight).
+  std::atomic<bool> hold_add{false};
+  std::atomic<int> add_entered{0};
+  // shutdown calls, and calls into the plugin outside init..shutdown (the ABI forbids them:
+  // must stay 0).
+  std::atomic<int> shutdowns{0};
+  std::atomic<int> calls_after_shutdown{0};
 };
 TestPluginState& test_plugin_state();
 

@@ -5,6 +5,8 @@
 // start-up from the user's config (dispatch/init.hpp: bp::init()), its device memory
 // (dispatch/memory.hpp: the caching allocator's statistics, bp::empty_cache) and tracing
 // (dispatch/trace.hpp).
+// Every function it brings is thread-safe (docs/reliability.md, "Thread-safety contract");
+// one Tensor handle must not be mutated by two threads at once.
 #pragma once
 
 #include "backplane/core/device.hpp"

@@ -141,6 +141,8 @@ typedef struct bp_call {
   void* kernel_ctx; /* what the plugin passed to register_kernel */
 } bp_call;
 
+/* Kernels run concurrently: the runtime calls them from any application thread, several at
+ * once, also for one device and one op; a kernel keeps no unsynchronised state. */
 typedef bp_status (*bp_kernel_fn)(const bp_call* call);
 
 /* ---- devices ----------------------------------------------------------------------- */

@@ -1,6 +1,8 @@
 // IValue: one boxed argument of an operator call, as the schema types it (Tensor, Tensor?,
 // Tensor[], Scalar, int, int[], float, bool, ScalarType, str, Device, or None). The boxed
 // call path, the meta rules and the composites all work on std::span<const IValue>.
+// A plain value: distinct IValues may be used from distinct threads, one IValue read from
+// many; writing one while another thread reads it is a data race.
 #pragma once
 
 #include "backplane/core/device.hpp"

@@ -1,5 +1,6 @@
 // Scalar: a number that is a bool, an int64 or a double, as PyTorch's c10::Scalar.
 // Used for schema arguments of type `Scalar` (alpha, fill values, clamp bounds).
+// A plain immutable value: thread-safe.
 #pragma once
 
 #include "backplane/core/dtype.hpp"

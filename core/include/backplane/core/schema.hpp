@@ -5,6 +5,7 @@
 // (numbers, True/False, None, [..], 'strings'); keyword-only `*`; alias annotations
 // `Tensor(a!)` (mutated) and `Tensor(a)`; returns `Tensor`, `(Tensor, Tensor)`, `()`.
 // Parse errors are bp::Error(Parse) with "line:column" and a caret under the position.
+// The parser keeps no state between calls (thread-safe); a FunctionSchema is a plain value.
 #pragma once
 
 #include "backplane/core/ivalue.hpp"

@@ -1,6 +1,7 @@
 // Shapes and strides: small vectors with inline storage for up to 6 dims (no heap
 // allocation for the common case), plus the helpers every meta rule uses: dim wrapping,
 // element counts with overflow checks, contiguous strides and broadcasting.
+// Pure functions over plain values: thread-safe.
 #pragma once
 
 // Included before the Shape alias on purpose: g++ 12 -Wshadow flags the enumerator

@@ -2,6 +2,9 @@
 // ownership), and the Allocator interface that produces it. Core never allocates device
 // memory itself: the dispatcher supplies an Allocator per device (a caching allocator over
 // the plugin's alloc/free).
+// Thread-safety: a Storage may be shared by tensors on many threads (shared_ptr counting is
+// atomic; the memory itself is the caller's to synchronise); Allocator implementations must
+// be callable from any thread.
 #pragma once
 
 #include "backplane/core/device.hpp"

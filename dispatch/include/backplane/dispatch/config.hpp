@@ -7,7 +7,8 @@
 // wrong types, bad selectors, an unknown fallback policy, unknown operator names. Backend
 // and plugin names are checked afterwards by validate_backends(), given the names the
 // loaded plugins registered. Every error is a bp::Error(ErrorCode::Parse) worded
-// "<file>:<line>: <key>: <what>". A Config is a plain value.
+// "<file>:<line>: <key>: <what>". A Config is a plain value: parsing and reading are
+// thread-safe; the runtime's own copy changes only inside bp::init (serialised).
 #pragma once
 
 #include "backplane/dispatch/fallback.hpp"  // FallbackPolicy

@@ -1,4 +1,5 @@
-// DispatchKeySet: which dispatch keys a call carries, in one 64-bit word.
+// DispatchKeySet: which dispatch keys a call carries, in one 64-bit word. A plain value
+// (thread-safe).
 //
 // Note [Dispatch key layout]
 // Bits 0..47 are backend slots, one per device type (bp::DeviceType: the built-in backends

@@ -1,16 +1,21 @@
 // Calls from many threads while plugins come and go (issue 9): 8 threads run ops on the
 // reference backend (the elementwise fast path, the boxed path with broadcasting, a
-// reduction) and on the in-test plugin's device, while another thread registers and
-// unregisters that plugin. Every call must either give the right result or fail with a
-// clean bp::Error (the device or its kernel is gone); nothing may crash or tear. Run it
-// under the tsan preset to check the synchronisation as well as the outcomes.
-#include "fixture_plugin.hpp"
+// reduction) and on the in-test plugin's device, while another thread brings that plugin in
+// and takes it out again: registered in process, and loaded from its shared library
+// (load_plugin). Each load registers the plugin's backend and kernels, each unregistration
+// removes them. Every call must either give the right result (it saw the plugin's kernel) or
+// fail with a clean bp::Error (it saw the plugin gone); nothing may crash or tear. CI runs it
+// under the tsan preset too (scripts/test-sanitizers), which checks the synchronisation as
+// well as the outcomes.
+#include "fixture_plugin.hpp"  // tests/dispatch/
+#include "plugin_test_support.hpp"
 
 #include <backplane/backplane.hpp>
 
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <filesystem>
 #include <string>
 #include <thread>
 #include <vector>
@@ -65,37 +70,70 @@ void caller(int seed, int calls, Tally& tally) {
   }
 }
 
-}  // namespace
-
-TEST_CASE("concurrency: 8 threads call ops while a plugin is registered and unregistered") {
-  constexpr int kThreads = 8;
-  constexpr int kCalls = 2000;
-  std::atomic<bool> done{false};
-  std::atomic<int> cycles{0};
-  std::thread loader([&] {
+// The thread that makes the plugin come and go until `done`: `load` brings it in (in
+// process, or from its shared library), then it is unregistered again. Counts the cycles.
+template <class Load>
+std::thread plugin_cycler(Load load, std::atomic<bool>& done, std::atomic<int>& cycles) {
+  return std::thread([load, &done, &cycles] {
     while (!done) {
-      const bp::PluginLoadReport r =
-          bp::register_plugin(bp::testing::test_plugin_descriptor(), "concurrency test");
-      if (r.status != bp::LoadStatus::Loaded) continue;
+      const bp::PluginLoadReport r = load();
+      if (r.status != bp::LoadStatus::Loaded) {
+        // Refused: the previous instance still waits for tensors the callers hold.
+        std::this_thread::yield();
+        continue;
+      }
       cycles++;
       std::this_thread::yield();
       bp::unregister_plugin("testdev");
     }
   });
+}
+
+// Runs kThreads callers against a plugin that `load` brings in and out, and checks what
+// they saw.
+template <class Load>
+void run_callers_while_cycling(Load load) {
+  constexpr int kThreads = 8;
+  constexpr int kCalls = 2000;
+  std::atomic<bool> done{false};
+  std::atomic<int> cycles{0};
+  std::thread cycler = plugin_cycler(load, done, cycles);
   Tally tally;
   std::vector<std::thread> callers;
   for (int t = 0; t < kThreads; ++t)
     callers.emplace_back([t, &tally] { caller(t + 1, kCalls, tally); });
   for (std::thread& c : callers) c.join();
   done = true;
-  loader.join();
+  cycler.join();
+  // The cycler unregisters after every load, so the plugin is gone again here.
+  // A failed load (refused while the previous instance waits for its last tensor) is
+  // retried; a successful one was always shut down before the next could start.
 
   INFO("first unexpected error: " << tally.first_unexpected);
   CHECK(tally.wrong == 0);
   CHECK(tally.unexpected == 0);
   CHECK(tally.device_calls + tally.device_errors == kThreads * kCalls);
   CHECK(cycles > 0);
+  // The in-process plugin counts calls that came after its shutdown (the library's copy
+  // answers them with an error, which the callers count as unexpected).
+  CHECK(bp::testing::test_plugin_state().calls_after_shutdown == 0);
   MESSAGE("plugin cycles: " << cycles.load()
                             << ", test_dev calls run: " << tally.device_calls.load()
                             << ", refused while away: " << tally.device_errors.load());
+}
+
+}  // namespace
+
+TEST_CASE("concurrency: 8 threads call ops while a plugin is registered and unregistered") {
+  run_callers_while_cycling([] {
+    return bp::register_plugin(bp::testing::test_plugin_descriptor(), "concurrency test");
+  });
+}
+
+TEST_CASE("concurrency: 8 threads call ops while a plugin library is loaded and unloaded") {
+  // The same plugin from its shared library: load_plugin opens it (the library stays
+  // mapped after unregister_plugin, so a later load reuses the mapping and runs init again).
+  const std::filesystem::path library = bp::test::fixture("testdev");
+  // warn=false: the refusals while a previous instance waits are expected here.
+  run_callers_while_cycling([library] { return bp::load_plugin(library, {.warn = false}); });
 }
