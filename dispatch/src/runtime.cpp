@@ -452,7 +452,7 @@ bp_status Runtime::register_backend(HostContext* h, const char* name_text, const
   // tests/fuzz/corpus/plugin/regress-*). It counts as no devices, as a negative one does.
   constexpr int32_t kMaxDevices = std::numeric_limits<int16_t>::max();
   if (s == BP_OK && (count < 0 || count > kMaxDevices)) {
-    std::exchange(thread_plugin_error(), {});
+    thread_plugin_error() = {};
     b->no_device_reason = fmt::format(
         "device_count returned {} devices (a backend has between 0 and {})", count, kMaxDevices);
     count = 0;
