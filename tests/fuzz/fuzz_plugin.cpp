@@ -57,10 +57,10 @@ struct DeviceBehaviour {
   bp_status copy_status = BP_OK;
 };
 
-// The state of the current input. Device APIs and behaviours live in static storage, not
-// per input: the runtime keeps an unregistered backend's api pointer (never called again),
-// and stale pointers into freed memory would hide that promise being broken behind ASan
-// reports of our own making.
+// The state of the current input. Device APIs and behaviours live in static storage rather
+// than per input: the runtime keeps an unregistered backend's api pointer (and promises not
+// to call it); were the promise broken, freed memory of our own would turn that into an ASan
+// report that blames this file instead of the runtime.
 struct State {
   FuzzedDataProvider* p = nullptr;
   std::deque<std::vector<char>> strings;  // every string handed to the host this input
@@ -84,9 +84,9 @@ int g_backends_made = 0;
 constexpr size_t kUnterminated = 4096;
 
 // A string the plugin hands the host: NULL, empty, `good`, one of `others`, 4096 bytes with
-// no NUL, or `garbage` (when not null) applied to fuzzed text.
+// no NUL, or fuzzed text (with a '-' appended when `never_identifier`).
 const char* pick_string(const char* good, std::initializer_list<const char*> others,
-                        bool garbage_is_identifier_safe) {
+                        bool never_identifier) {
   FuzzedDataProvider& p = *g.p;
   switch (p.ConsumeIntegralInRange<int>(0, 9)) {
     case 0:
@@ -105,7 +105,7 @@ const char* pick_string(const char* good, std::initializer_list<const char*> oth
         if (c == '\0') c = '#';
       // Backend names are interned for good (48 slots): fuzzed text is made invalid as an
       // identifier so it never takes one.
-      if (garbage_is_identifier_safe) text += '-';
+      if (never_identifier) text += '-';
       g.strings.emplace_back(text.begin(), text.end());
       g.strings.back().push_back('\0');
       return g.strings.back().data();
