@@ -18,6 +18,11 @@ using schema_detail::SchemaLexer;
 using schema_detail::Token;
 using schema_detail::TokenKind;
 
+// The longest int[N]: N is a number of dims (kernel_size, stride), and a default such as
+// int[N] x=1 is expanded to N values at parse time, so an unbounded N lets one schema line
+// allocate any amount of memory (found by fuzzing, tests/fuzz/corpus/schema/regress-*).
+constexpr int64_t kMaxFixedListLength = 64;
+
 constexpr std::string_view kTypeNames =
     "expected a type (Tensor, Scalar, int, float, bool, ScalarType, str or Device)";
 
@@ -149,6 +154,10 @@ class Parser {
         int64_t n = 0;
         if (!parse_int(length.text, n) || n < 1) {
           lex_.fail(length, "expected a list length of at least 1");
+        }
+        if (n > kMaxFixedListLength) {
+          lex_.fail(length,
+                    fmt::format("expected a list length of at most {}", kMaxFixedListLength));
         }
         arg.type.fixed_length = n;
       }

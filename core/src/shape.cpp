@@ -50,11 +50,15 @@ int64_t checked_numel(IntArrayRef shape, std::string_view op) {
 
 Shape contiguous_strides(IntArrayRef shape) {
   Shape strides(shape.size());
-  int64_t z = 1;
+  // Unsigned, so wrapping is defined: the product overflows only for a shape whose element
+  // count does not fit int64 (which callers refuse) or an empty one (whose strides are never
+  // used), as in Tensor::set_contiguous. Signed overflow here was found by fuzzing
+  // (tests/fuzz/corpus/dlpack/regress-*).
+  uint64_t z = 1;
   for (size_t i = shape.size(); i-- > 0;) {
-    strides[i] = z;
+    strides[i] = static_cast<int64_t>(z);
     // As PyTorch: a size-0 dim does not zero the strides of the dims before it.
-    z *= std::max<int64_t>(shape[i], 1);
+    z *= static_cast<uint64_t>(std::max<int64_t>(shape[i], 1));
   }
   return strides;
 }

@@ -84,8 +84,18 @@ DataPtr CachingAllocator::allocate(size_t bytes, void* stream) {
     block = new_record();
     const bp_device_api* api = backend_->api;
     void* ptr = nullptr;
+    // BP_OK with a NULL pointer for a non-empty block is a failed allocation: the block would
+    // reach kernels and copies as NULL (found by fuzzing, tests/fuzz/corpus/plugin/regress-*).
+    auto plugin_alloc = [&](size_t n) {
+      bp_status st = api->alloc(backend_->ctx, index_, n, kAlignment, &ptr);
+      if (st == BP_OK && ptr == nullptr && n > 0) {
+        thread_plugin_error() = {BP_ERR_INTERNAL, "the plugin's alloc returned BP_OK and NULL"};
+        st = BP_ERR_INTERNAL;
+      }
+      return st;
+    };
     thread_plugin_error() = {};
-    bp_status s = api->alloc(backend_->ctx, index_, size, kAlignment, &ptr);
+    bp_status s = plugin_alloc(size);
     size_t got = size;
     if (s == BP_ERR_OUT_OF_MEMORY && stats_.cached_blocks > 0) {
       // Out of memory while the cache holds blocks: give them back and try once more, at
@@ -95,7 +105,7 @@ DataPtr CachingAllocator::allocate(size_t bytes, void* stream) {
       ++stats_.oom_retries;
       thread_plugin_error() = {};
       got = bytes;
-      s = api->alloc(backend_->ctx, index_, got, kAlignment, &ptr);
+      s = plugin_alloc(got);
       if (s != BP_OK) {
         spare_records_.push_back(block);
         throw_oom(bytes, held, s);

@@ -9,6 +9,8 @@
 
 #include <dlpack/dlpack.h>
 
+#include <cstring>
+#include <limits>
 #include <memory>
 
 namespace bp {
@@ -87,34 +89,66 @@ DLManagedTensor* to_dlpack(const Tensor& t) {
 Tensor from_dlpack(DLManagedTensor* managed) {
   BP_CHECK(managed != nullptr, ErrorCode::InvalidArgument, "from_dlpack: NULL tensor");
   const DLTensor& dl = managed->dl_tensor;
-  BP_CHECK(dl.device.device_type == kDLCPU, ErrorCode::Device,
+  // Read as the int32 it is in memory: a producer of another DLPack version (or a broken one)
+  // may store a code the DLDeviceType enum of 0.6 has no enumerator for, and loading that
+  // through the enum type is undefined behaviour (found by fuzzing,
+  // tests/fuzz/corpus/dlpack/regress-*).
+  int32_t device_type = 0;
+  static_assert(sizeof device_type == sizeof dl.device.device_type);
+  std::memcpy(&device_type, &dl.device.device_type, sizeof device_type);
+  BP_CHECK(device_type == kDLCPU, ErrorCode::Device,
            "from_dlpack: DLPack device type {} is not supported yet (only kDLCPU = 1)",
-           static_cast<int>(dl.device.device_type));
+           device_type);
   BP_CHECK(dl.ndim >= 0 && (dl.ndim == 0 || dl.shape), ErrorCode::InvalidArgument,
            "from_dlpack: ndim {} with shape {}", dl.ndim, dl.shape ? "set" : "NULL");
+  // Refused before the shape is read: a broken producer's ndim of 2^31 would have us copy
+  // 16 GiB of "shape" (found by fuzzing, tests/fuzz/corpus/dlpack/regress-*). 64 is NumPy 2's
+  // limit (NPY_MAXDIMS); no framework that exports DLPack makes more dims.
+  constexpr int32_t kMaxDims = 64;
+  BP_CHECK(dl.ndim <= kMaxDims, ErrorCode::InvalidArgument,
+           "from_dlpack: ndim {} is more than the {} dims Backplane imports", dl.ndim, kMaxDims);
   const ScalarType dtype = from_dl_dtype(dl.dtype);
   Shape sizes(dl.shape, dl.shape + dl.ndim);
   Shape strides =
       dl.strides ? Shape(dl.strides, dl.strides + dl.ndim) : contiguous_strides(as_ref(sizes));
   const int64_t numel = checked_numel(as_ref(sizes), "from_dlpack");
-  int64_t extent = numel == 0 ? 0 : 1;  // elements spanned from the first one
-  for (int32_t d = 0; d < dl.ndim; ++d) {
-    BP_CHECK(strides[static_cast<size_t>(d)] >= 0, ErrorCode::InvalidArgument,
-             "from_dlpack: negative stride {} in dim {} is not supported",
-             strides[static_cast<size_t>(d)], d);
-    if (numel) extent += (sizes[static_cast<size_t>(d)] - 1) * strides[static_cast<size_t>(d)];
-  }
-  const size_t elsize = element_size(dtype);
-  BP_CHECK(dl.byte_offset % elsize == 0, ErrorCode::InvalidArgument,
+  const auto elsize = static_cast<int64_t>(element_size(dtype));
+  BP_CHECK(dl.byte_offset % static_cast<uint64_t>(elsize) == 0, ErrorCode::InvalidArgument,
            "from_dlpack: byte_offset {} is not a multiple of the element size {}", dl.byte_offset,
            elsize);
+  // The bytes the view spans, checked here: once the DataPtr below holds the deleter, a throw
+  // would run it, and the caller, told it keeps ownership on error, would release the tensor
+  // a second time (found by fuzzing, tests/fuzz/corpus/dlpack/regress-*). Overflow checks:
+  // sizes and strides come from outside.
+  int64_t extent = numel == 0 ? 0 : 1;  // elements spanned from the first one
+  bool overflow = false;
+  for (int32_t d = 0; d < dl.ndim; ++d) {
+    const int64_t stride = strides[static_cast<size_t>(d)];
+    BP_CHECK(stride >= 0, ErrorCode::InvalidArgument,
+             "from_dlpack: negative stride {} in dim {} is not supported", stride, d);
+    int64_t span = 0;
+    if (numel) {
+      overflow |= __builtin_mul_overflow(sizes[static_cast<size_t>(d)] - 1, stride, &span);
+      overflow |= __builtin_add_overflow(extent, span, &extent);
+    }
+  }
+  int64_t nbytes = 0;
+  overflow |= __builtin_mul_overflow(extent, elsize, &nbytes);
+  overflow |= dl.byte_offset > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) ||
+              __builtin_add_overflow(nbytes, static_cast<int64_t>(dl.byte_offset), &nbytes);
+  BP_CHECK(!overflow, ErrorCode::InvalidArgument,
+           "from_dlpack: shape {}, strides {} and byte_offset {} span more bytes than int64 "
+           "can count",
+           shape_str(as_ref(sizes)), shape_str(as_ref(strides)), dl.byte_offset);
+  BP_CHECK(dl.data != nullptr || extent == 0, ErrorCode::InvalidArgument,
+           "from_dlpack: data is NULL for a tensor of {} elements", numel);
   const Device device = host_device();
-  const size_t nbytes = dl.byte_offset + static_cast<size_t>(extent) * elsize;
   DataPtr data(dl.data, managed, [](void* ctx, void*) {
     auto* m = static_cast<DLManagedTensor*>(ctx);
     if (m->deleter) m->deleter(m);
   });
-  auto storage = std::make_shared<Storage>(std::move(data), nbytes, device, true);
+  auto storage =
+      std::make_shared<Storage>(std::move(data), static_cast<size_t>(nbytes), device, true);
   return Tensor(std::move(storage), std::move(sizes), std::move(strides),
                 static_cast<int64_t>(dl.byte_offset / elsize), dtype);
 }

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
+#include <limits>
 
 extern "C" const bp_plugin_descriptor* bp_reference_plugin_query(void);
 
@@ -24,6 +25,17 @@ PluginError& thread_plugin_error() {
 }
 
 namespace {
+
+// A plugin's strings are read with a bound: a broken plugin may hand out text without a
+// NUL (found by fuzzing, tests/fuzz/corpus/plugin/regress-*). Names (of plugins, backends
+// and ops) and reasons are read up to kMaxPluginName bytes; error and log messages up to
+// kMaxPluginMessage bytes, cut there. The host never reads more of any plugin string.
+constexpr size_t kMaxPluginName = 256;
+constexpr size_t kMaxPluginMessage = 4096;
+
+std::string_view plugin_text(const char* text, size_t limit) {
+  return text ? std::string_view(text, strnlen(text, limit)) : std::string_view();
+}
 
 ErrorCode error_code_for(bp_status status) {
   switch (status) {
@@ -97,9 +109,19 @@ std::string missing_device_api_slots(const bp_device_api* api) {
 }
 
 // ---- host API trampolines: C entry points that never let an exception escape ----------
+// A plugin that passes NULL instead of bp_host_api::host gets an error, not a crash on the
+// way to Runtime's own check (found by fuzzing, tests/fuzz/corpus/plugin/regress-*).
+bp_status null_host(std::string_view function) {
+  thread_plugin_error() = {
+      BP_ERR_INVALID_ARGUMENT,
+      fmt::format("{}: the host argument is NULL (pass bp_host_api::host)", function)};
+  return BP_ERR_INVALID_ARGUMENT;
+}
+
 bp_status host_register_backend(void* host, const char* name, const bp_device_api* api, void* ctx,
                                 uint32_t* out_id) {
   try {
+    if (!host) return null_host("register_backend");
     auto* h = static_cast<HostContext*>(host);
     return h->runtime->register_backend(h, name, api, ctx, out_id);
   } catch (const std::exception& e) {
@@ -111,6 +133,7 @@ bp_status host_register_backend(void* host, const char* name, const bp_device_ap
 bp_status host_register_kernel(void* host, uint32_t backend_id, const char* op_name,
                                bp_dtype_mask dtypes, bp_kernel_fn fn, void* kernel_ctx) {
   try {
+    if (!host) return null_host("register_kernel");
     auto* h = static_cast<HostContext*>(host);
     return h->runtime->register_kernel(h, backend_id, op_name, dtypes, fn, kernel_ctx);
   } catch (const std::exception& e) {
@@ -121,13 +144,14 @@ bp_status host_register_kernel(void* host, uint32_t backend_id, const char* op_n
 
 void host_set_error(void*, bp_status code, const char* message) {
   try {
-    thread_plugin_error() = {code, message ? std::string(message) : std::string()};
+    thread_plugin_error() = {code, std::string(plugin_text(message, kMaxPluginMessage))};
   } catch (...) {
   }
 }
 
 void host_log(void*, int32_t level, const char* message) {
-  if (level >= 2 && message) fmt::print(stderr, "backplane: plugin: {}\n", message);
+  if (level >= 2 && message)
+    fmt::print(stderr, "backplane: plugin: {}\n", plugin_text(message, kMaxPluginMessage));
 }
 
 }  // namespace
@@ -236,7 +260,7 @@ namespace {
 
 // A C string from a plugin, read with a bound (a broken plugin may hand out garbage).
 std::string bounded(const char* text) {
-  return text ? std::string(text, strnlen(text, 256)) : std::string();
+  return std::string(plugin_text(text, kMaxPluginName));
 }
 
 // The report's fields that come from the descriptor, filled as far as it is readable.
@@ -390,15 +414,23 @@ void Runtime::call_shutdown(PluginRecord& plugin) {
   }
 }
 
-bp_status Runtime::register_backend(HostContext* h, const char* name, const bp_device_api* api,
+bp_status Runtime::register_backend(HostContext* h, const char* name_text, const bp_device_api* api,
                                     void* ctx, uint32_t* out_id) {
   if (!h || h != initializing_) {
     thread_plugin_error() = {BP_ERR_INVALID_ARGUMENT,
                              "register_backend may only be called from the plugin's init"};
     return BP_ERR_INVALID_ARGUMENT;
   }
-  if (!name || !out_id) {
+  if (!name_text || !out_id) {
     thread_plugin_error() = {BP_ERR_INVALID_ARGUMENT, "register_backend: NULL name or out_id"};
+    return BP_ERR_INVALID_ARGUMENT;
+  }
+  const std::string_view name = plugin_text(name_text, kMaxPluginName);
+  if (name.size() == kMaxPluginName) {
+    thread_plugin_error() = {BP_ERR_INVALID_ARGUMENT,
+                             fmt::format("register_backend: the name is not NUL-terminated "
+                                         "within {} bytes",
+                                         kMaxPluginName)};
     return BP_ERR_INVALID_ARGUMENT;
   }
   if (std::string missing = missing_device_api_slots(api); !missing.empty()) {
@@ -420,7 +452,7 @@ bp_status Runtime::register_backend(HostContext* h, const char* name, const bp_d
     return BP_ERR_INVALID_ARGUMENT;
   }
   auto b = std::make_unique<Backend>();
-  b->name = name;
+  b->name = std::string(name);
   b->type = type;
   b->plugin = h->plugin;
   b->api = api;
@@ -428,7 +460,16 @@ bp_status Runtime::register_backend(HostContext* h, const char* name, const bp_d
   int32_t count = 0;
   const char* reason = nullptr;
   bp_status s = api->device_count(ctx, &count, &reason);
-  if (s != BP_OK || count < 0) {
+  // A device index is an int16_t (Device): a larger count is a broken answer, and believing
+  // it would ask for billions of device_properties (found by fuzzing,
+  // tests/fuzz/corpus/plugin/regress-*). It counts as no devices, as a negative one does.
+  constexpr int32_t kMaxDevices = std::numeric_limits<int16_t>::max();
+  if (s == BP_OK && (count < 0 || count > kMaxDevices)) {
+    thread_plugin_error() = {};
+    b->no_device_reason = fmt::format(
+        "device_count returned {} devices (a backend has between 0 and {})", count, kMaxDevices);
+    count = 0;
+  } else if (s != BP_OK) {
     // A failing device_count (no driver, say) is "no devices", not a broken plugin.
     PluginError err = std::exchange(thread_plugin_error(), {});
     b->no_device_reason = !err.message.empty() ? err.message
@@ -463,7 +504,7 @@ bp_status Runtime::register_backend(HostContext* h, const char* name, const bp_d
   return BP_OK;
 }
 
-bp_status Runtime::register_kernel(HostContext* h, uint32_t backend_id, const char* op_name,
+bp_status Runtime::register_kernel(HostContext* h, uint32_t backend_id, const char* op_name_text,
                                    bp_dtype_mask dtypes, bp_kernel_fn fn, void* kernel_ctx) {
   auto fail = [](bp_status code, std::string message) {
     thread_plugin_error() = {code, std::move(message)};
@@ -477,7 +518,12 @@ bp_status Runtime::register_kernel(HostContext* h, uint32_t backend_id, const ch
     return fail(BP_ERR_INVALID_ARGUMENT,
                 fmt::format("register_kernel: backend id {} was not registered by this plugin",
                             backend_id));
-  if (!op_name || !fn) return fail(BP_ERR_INVALID_ARGUMENT, "register_kernel: NULL op or fn");
+  if (!op_name_text || !fn) return fail(BP_ERR_INVALID_ARGUMENT, "register_kernel: NULL op or fn");
+  const std::string_view op_name = plugin_text(op_name_text, kMaxPluginName);
+  if (op_name.size() == kMaxPluginName)
+    return fail(BP_ERR_INVALID_ARGUMENT,
+                fmt::format("register_kernel: the op name is not NUL-terminated within {} bytes",
+                            kMaxPluginName));
   const OpDef* op = Catalog::get().find(op_name);
   if (!op)
     return fail(BP_ERR_NOT_FOUND, fmt::format("register_kernel: unknown operator '{}'", op_name));

@@ -465,6 +465,8 @@ TEST_CASE("each syntax error reports its exact line and column") {
        "schema 1:3: expected a type with a list form (Tensor or int) before '[' but found "
        "'float'"},
       {"f(int[0] x) -> ()", "schema 1:7: expected a list length of at least 1 but found '0'"},
+      // An int[N] default is expanded to N values: a huge N would allocate without bound.
+      {"f(int[65] x=1) -> ()", "schema 1:7: expected a list length of at most 64 but found '65'"},
       {"f(Tensor[2] x) -> ()", "schema 1:10: expected ']' but found '2'"},
       {"f(int[x] y) -> ()", "schema 1:7: expected a list length or ']' but found 'x'"},
       {"f(Tensor(a!!) x) -> ()", "schema 1:12: expected ')' but found '!'"},
