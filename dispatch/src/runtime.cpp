@@ -94,6 +94,21 @@ std::string missing_device_api_slots(const bp_device_api* api) {
       fmt::join(missing, ", "));
 }
 
+// A C string from a plugin, read with a bound (a broken plugin may hand out garbage).
+std::string bounded(const char* text) {
+  return text ? std::string(text, strnlen(text, 256)) : std::string();
+}
+
+// The message for a registration outside init: after init returned (a stashed host
+// pointer), or from another thread than the one running init.
+std::string outside_init(std::string_view call, const HostContext* h, const char* what) {
+  return fmt::format(
+      "{}({}) by plugin '{}' outside its init: backends and kernels may only be registered "
+      "from init, on the thread that runs it (after init returns, or from another thread, the "
+      "call is refused and changes nothing)",
+      call, bounded(what), h ? h->name : std::string("?"));
+}
+
 // ---- host API trampolines: C entry points that never let an exception escape ----------
 bp_status host_register_backend(void* host, const char* name, const bp_device_api* api, void* ctx,
                                 uint32_t* out_id) {
@@ -221,17 +236,29 @@ Device Runtime::default_device() const {
   BP_FAIL(ErrorCode::Device, "no device is available: no loaded backend reported a device");
 }
 
+std::unique_lock<std::mutex> Runtime::read_lock() const {
+  if (initializing_) return std::unique_lock<std::mutex>(mu_, std::defer_lock);
+  return std::unique_lock<std::mutex>(mu_);
+}
+
+void Runtime::refuse_in_init(std::string_view call) const {
+  HostContext* h = initializing_;
+  if (!h) return;
+  std::string message = fmt::format(
+      "{} called from the init of plugin '{}': a plugin's init must not load or unload "
+      "plugins (the runtime is in the middle of loading '{}'); call it after the load returns",
+      call, h->name, h->name);
+  // Remembered so that the load fails even when init catches the error and returns OK.
+  if (h->reentry.empty()) h->reentry = message;
+  detail::throw_error(ErrorCode::InvalidArgument, message);
+}
+
 std::string Runtime::plugin_name(uint32_t plugin) const {
-  std::lock_guard lock(mu_);
+  auto lock = read_lock();
   return plugin < plugins_.size() ? plugins_[plugin]->name : std::string("?");
 }
 
 namespace {
-
-// A C string from a plugin, read with a bound (a broken plugin may hand out garbage).
-std::string bounded(const char* text) {
-  return text ? std::string(text, strnlen(text, 256)) : std::string();
-}
 
 // The report's fields that come from the descriptor, filled as far as it is readable.
 PluginLoadReport report_for(const bp_plugin_descriptor* d, std::string_view origin,
@@ -255,12 +282,14 @@ PluginLoadReport report_for(const bp_plugin_descriptor* d, std::string_view orig
 }  // namespace
 
 void Runtime::record(const PluginLoadReport& report) {
+  refuse_in_init("load_plugin");
   std::lock_guard lock(mu_);
   reports_.push_back(report);
 }
 
 PluginLoadReport Runtime::add_plugin(const bp_plugin_descriptor* d, std::string_view origin,
                                      std::string_view path, const Config* config) {
+  refuse_in_init(path.empty() ? "register_plugin" : "load_plugin");
   std::lock_guard lock(mu_);
   PluginLoadReport report = report_for(d, origin, path);
   auto finish = [&](LoadStatus status, std::string message) {
@@ -312,7 +341,7 @@ PluginLoadReport Runtime::add_plugin(const bp_plugin_descriptor* d, std::string_
   rec->origin = std::string(origin);
   rec->descriptor = d;
   rec->active = true;
-  rec->host_ctx = std::make_unique<HostContext>(HostContext{this, index, {}});
+  rec->host_ctx = std::make_unique<HostContext>(HostContext{this, index, name, {}, {}});
   rec->host_api =
       bp_host_api{sizeof(bp_host_api),   BP_ABI_MAJOR,         BP_ABI_MINOR,   rec->host_ctx.get(),
                   host_register_backend, host_register_kernel, host_set_error, host_log};
@@ -340,11 +369,13 @@ PluginLoadReport Runtime::add_plugin(const bp_plugin_descriptor* d, std::string_
   }
   initializing_ = nullptr;
   PluginError err = std::exchange(thread_plugin_error(), {});
-  if (status != BP_OK || !plugin.host_ctx->refusal.empty()) {
+  const std::string& reentry = plugin.host_ctx->reentry;
+  if (status != BP_OK || !plugin.host_ctx->refusal.empty() || !reentry.empty()) {
     remove_plugin_locked(index);
     plugin.active = false;
     // shutdown follows a successful init only: a failing init cleans up before returning.
     if (status == BP_OK && d->shutdown) call_shutdown(plugin);
+    if (!reentry.empty()) return finish(LoadStatus::Failed, reentry);
     if (!plugin.host_ctx->refusal.empty())
       return finish(LoadStatus::Refused, plugin.host_ctx->refusal);
     return finish(LoadStatus::Failed,
@@ -380,8 +411,7 @@ void Runtime::call_shutdown(PluginRecord& plugin) {
 bp_status Runtime::register_backend(HostContext* h, const char* name, const bp_device_api* api,
                                     void* ctx, uint32_t* out_id) {
   if (!h || h != initializing_) {
-    thread_plugin_error() = {BP_ERR_INVALID_ARGUMENT,
-                             "register_backend may only be called from the plugin's init"};
+    thread_plugin_error() = {BP_ERR_INVALID_ARGUMENT, outside_init("register_backend", h, name)};
     return BP_ERR_INVALID_ARGUMENT;
   }
   if (!name || !out_id) {
@@ -398,6 +428,14 @@ bp_status Runtime::register_backend(HostContext* h, const char* name, const bp_d
     type = register_device_type(name);
   } catch (const Error& e) {
     thread_plugin_error() = {BP_ERR_INVALID_ARGUMENT, e.what()};
+    return BP_ERR_INVALID_ARGUMENT;
+  }
+  if (backend(type) && backend(type)->plugin == h->plugin) {
+    // The plugin's own mistake, not a name taken by another plugin: it fails.
+    thread_plugin_error() = {
+        BP_ERR_INVALID_ARGUMENT,
+        fmt::format("register_backend('{}'): this plugin already registered a backend named '{}'",
+                    name, name)};
     return BP_ERR_INVALID_ARGUMENT;
   }
   if (backend(type)) {
@@ -457,21 +495,36 @@ bp_status Runtime::register_kernel(HostContext* h, uint32_t backend_id, const ch
     return code;
   };
   if (!h || h != initializing_)
+    return fail(BP_ERR_INVALID_ARGUMENT, outside_init("register_kernel", h, op_name));
+  if (!op_name) return fail(BP_ERR_INVALID_ARGUMENT, "register_kernel: the op name is NULL");
+  const Backend* owner = backend_id < device_types::kMaxBackends
+                             ? backend(static_cast<DeviceType>(backend_id))
+                             : nullptr;
+  if (!owner)
     return fail(BP_ERR_INVALID_ARGUMENT,
-                "register_kernel may only be called from the plugin's init");
-  if (backend_id >= device_types::kMaxBackends || !backend(static_cast<DeviceType>(backend_id)) ||
-      backend(static_cast<DeviceType>(backend_id))->plugin != h->plugin)
+                fmt::format("register_kernel({}): backend id {} is not a registered backend; pass "
+                            "the id register_backend returned",
+                            bounded(op_name), backend_id));
+  if (owner->plugin != h->plugin)
+    return fail(
+        BP_ERR_INVALID_ARGUMENT,
+        fmt::format("register_kernel({}): backend id {} is backend '{}' of plugin '{}', "
+                    "not a backend of this plugin",
+                    bounded(op_name), backend_id, owner->name, plugins_[owner->plugin]->name));
+  if (!fn)
     return fail(BP_ERR_INVALID_ARGUMENT,
-                fmt::format("register_kernel: backend id {} was not registered by this plugin",
-                            backend_id));
-  if (!op_name || !fn) return fail(BP_ERR_INVALID_ARGUMENT, "register_kernel: NULL op or fn");
+                fmt::format("register_kernel({}): the kernel function is NULL", bounded(op_name)));
   const OpDef* op = Catalog::get().find(op_name);
   if (!op)
     return fail(BP_ERR_NOT_FOUND, fmt::format("register_kernel: unknown operator '{}'", op_name));
-  if (dtypes == 0 || (dtypes & ~BP_DTYPES_ALL))
+  if (dtypes == 0)
     return fail(BP_ERR_INVALID_ARGUMENT,
-                fmt::format("register_kernel({}): dtype mask {:#x} is empty or has unknown bits",
-                            op_name, dtypes));
+                fmt::format("register_kernel({}): the dtype mask is empty", op_name));
+  if (dtypes & ~BP_DTYPES_ALL)
+    return fail(BP_ERR_INVALID_ARGUMENT,
+                fmt::format("register_kernel({}): dtype mask {:#x} has bits beyond the {} dtypes "
+                            "of this runtime (BP_DTYPES_ALL is {:#x})",
+                            op_name, dtypes, static_cast<int>(BP_DTYPE_COUNT), BP_DTYPES_ALL));
   OpTable next = table(op->id);
   KernelSlot& slot = next.slots[backend_id];
   if (slot.fn) {
@@ -525,6 +578,7 @@ void Runtime::remove_plugin_locked(uint32_t plugin) {
 }
 
 void Runtime::remove_plugin(std::string_view name) {
+  refuse_in_init("unregister_plugin");
   std::lock_guard lock(mu_);
   for (uint32_t i = 0; i < plugins_.size(); ++i) {
     PluginRecord& rec = *plugins_[i];
@@ -539,12 +593,12 @@ void Runtime::remove_plugin(std::string_view name) {
 }
 
 std::vector<PluginLoadReport> Runtime::reports() const {
-  std::lock_guard lock(mu_);
+  auto lock = read_lock();
   return reports_;
 }
 
 std::vector<BackendInfo> Runtime::backend_infos() const {
-  std::lock_guard lock(mu_);
+  auto lock = read_lock();
   std::vector<BackendInfo> out;
   for (DeviceType t = 0; t < device_types::kMaxBackends; ++t) {
     if (Backend* b = backend(t)) {
