@@ -115,6 +115,15 @@ void transfer(const Tensor& dst, const Tensor& src, size_t bytes) {
 
 }  // namespace
 
+namespace detail {
+void check_value_count(size_t count, IntArrayRef shape, std::string_view op) {
+  const int64_t n = checked_numel(shape, op);
+  BP_CHECK(static_cast<uint64_t>(n) == count, ErrorCode::Shape,
+           "{}: {} values given for shape {}, which has {} elements", op, count, shape_str(shape),
+           n);
+}
+}  // namespace detail
+
 Tensor from_data(const void* data, ScalarType dtype, IntArrayRef shape,
                  std::optional<Device> device) {
   Tensor t = empty(shape, dtype, device);

@@ -250,9 +250,9 @@ TEST_CASE(
     return std::pair{s, std::exchange(detail::thread_plugin_error(), {}).message};
   };
   // After init, on the thread that ran it.
-  const auto [status, message] = register_sub();
-  CHECK(status == BP_ERR_INVALID_ARGUMENT);
-  CHECK(message == outside_kernel);
+  const std::pair<bp_status, std::string> after = register_sub();
+  CHECK(after.first == BP_ERR_INVALID_ARGUMENT);
+  CHECK(after.second == outside_kernel);
   // From another thread.
   std::pair<bp_status, std::string> other;
   std::thread([&] { other = register_sub(); }).join();
