@@ -301,7 +301,33 @@ void run_in_workers(const std::vector<CaseId>& cases, const WorkerPoolOptions& o
   ::sigaction(SIGPIPE, &previous, nullptr);
 }
 
+namespace {
+
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kAddressSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kAddressSanitizer = true;
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+
+// A worker exists to run kernels that may crash, and its parent names the signal that ended
+// it. Under AddressSanitizer (the asan build) a crash would instead be caught, reported and
+// turned into exit status 1; the default dispositions keep the report the same in every
+// build (ASan lets a program set its own handlers: allow_user_segv_handler).
+void let_crash_signals_kill() {
+  if (!kAddressSanitizer) return;
+  for (const int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL}) std::signal(sig, SIG_DFL);
+}
+
+}  // namespace
+
 int worker_loop(Device device, uint64_t suite_seed, int result_fd) {
+  let_crash_signals_kill();
   auto emit = [result_fd](const nlohmann::json& j) {
     const std::string line =
         j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";

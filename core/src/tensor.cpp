@@ -55,6 +55,14 @@ void check_geometry(std::string_view op, const StoragePtr& storage, IntArrayRef 
            storage->nbytes());
 }
 
+// size * stride, the stride a contiguous layout gives the dim outside one. Only an empty
+// tensor (whose strides may be anything, see check_geometry) can overflow it, and there the
+// stride is never used: saturate rather than overflow (undefined behaviour).
+int64_t outer_stride(int64_t size, int64_t stride) {
+  int64_t out = 0;
+  return __builtin_mul_overflow(size, stride, &out) ? std::numeric_limits<int64_t>::max() : out;
+}
+
 // Resolves a -1 in a view/reshape shape against `numel` (PyTorch's infer_size).
 Shape infer_size(IntArrayRef shape, int64_t numel, std::string_view op) {
   Shape out(shape.begin(), shape.end());
@@ -219,9 +227,9 @@ void* Tensor::data_ptr() const {
   return reinterpret_cast<void*>(base + static_cast<uintptr_t>(offset_) * element_size());
 }
 
-std::optional<Tensor> Tensor::try_view(IntArrayRef shape) const {
-  BP_CHECK_DEFINED("view");
-  Shape new_sizes = infer_size(shape, numel_, "view");
+std::optional<Tensor> Tensor::try_view(IntArrayRef shape, std::string_view op) const {
+  BP_CHECK_DEFINED(op);
+  Shape new_sizes = infer_size(shape, numel_, op);
   std::optional<Shape> new_strides =
       compute_view_strides(as_ref(sizes_), as_ref(strides_), as_ref(new_sizes), numel_);
   if (!new_strides) return std::nullopt;
@@ -292,8 +300,9 @@ Tensor Tensor::expand(IntArrayRef shape) const {
     const int64_t src = dim() - (ndim - i);  // matching dim of self, < 0 for a new dim
     int64_t size = src >= 0 ? sizes_[src] : 1;
     // A new leading dim of size 1 gets the stride a contiguous layout would give it.
-    int64_t stride =
-        src >= 0 ? strides_[src] : (i + 1 < ndim ? new_sizes[i + 1] * new_strides[i + 1] : 1);
+    int64_t stride = src >= 0
+                         ? strides_[src]
+                         : (i + 1 < ndim ? outer_stride(new_sizes[i + 1], new_strides[i + 1]) : 1);
     int64_t target = shape[i];
     if (target == -1) {
       BP_CHECK(src >= 0, ErrorCode::Shape,
@@ -316,6 +325,7 @@ Tensor Tensor::expand(IntArrayRef shape) const {
     new_sizes[i] = size;
     new_strides[i] = stride;
   }
+  (void)checked_numel(as_ref(new_sizes), "expand");  // named here, not by the constructor
   return Tensor(storage_, std::move(new_sizes), std::move(new_strides), offset_, dtype_);
 }
 
@@ -347,7 +357,7 @@ Tensor Tensor::unsqueeze(int64_t d) const {
   BP_CHECK_DEFINED("unsqueeze");
   const auto w = static_cast<size_t>(wrap_dim(d, dim() + 1, "unsqueeze"));
   // The new size-1 dim gets the stride a contiguous layout would give it (as PyTorch).
-  const int64_t stride = w < sizes_.size() ? sizes_[w] * strides_[w] : 1;
+  const int64_t stride = w < sizes_.size() ? outer_stride(sizes_[w], strides_[w]) : 1;
   Shape new_sizes = sizes_;
   Shape new_strides = strides_;
   new_sizes.insert(new_sizes.begin() + static_cast<ptrdiff_t>(w), 1);

@@ -233,6 +233,10 @@ void CachingAllocator::throw_oom(size_t bytes, size_t held, int status) {
     props.free_memory = now.free_memory;
   }
   thread_plugin_error() = {};
+  // 0 means unknown for both (the reference backend reports neither).
+  const std::string total_text = props.total_memory == 0
+                                     ? std::string("total unknown")
+                                     : fmt::format("{} bytes total", props.total_memory);
   const std::string free_text = props.free_memory == 0 ? std::string("free memory unknown")
                                                        : fmt::format("{} free", props.free_memory);
   const std::string cache_text =
@@ -248,9 +252,8 @@ void CachingAllocator::throw_oom(size_t bytes, size_t held, int status) {
                        stats_.allocated_bytes);
   detail::throw_error(
       status == BP_ERR_OUT_OF_MEMORY ? ErrorCode::OutOfMemory : ErrorCode::Backend,
-      fmt::format("out of memory on {} allocating {} bytes (device memory: {} bytes total, {}; "
-                  "{}){}{}",
-                  device.str(), bytes, props.total_memory, free_text, cache_text,
+      fmt::format("out of memory on {} allocating {} bytes (device memory: {}, {}; {}){}{}",
+                  device.str(), bytes, total_text, free_text, cache_text,
                   err.message.empty() ? "" : ": ", err.message));
 }
 

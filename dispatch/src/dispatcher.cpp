@@ -140,6 +140,20 @@ bool aliases_input(const Tensor& out, const std::vector<IValue>& args, int skip_
   return false;
 }
 
+// An out (or in-place self) in which several elements share one memory location (a dim
+// of size > 1 with stride 0: an expanded tensor) would have one location written from
+// several elements, in an order the kernel chooses (a race on a parallel device). An
+// error, as in PyTorch, worded as copy_'s check in core (ops/data_movement.cpp). Like
+// PyTorch, other self-overlapping views (as_strided) are not looked for.
+void check_no_internal_overlap(const OpDef& op, const Tensor& written, bool in_place) {
+  if (written.numel() == 0) return;  // nothing is written
+  for (size_t d = 0; d < written.sizes().size(); ++d)
+    BP_CHECK(written.strides()[d] != 0 || written.sizes()[d] <= 1, ErrorCode::InvalidArgument,
+             "{}: argument '{}' ({}) has a dim of size {} with stride 0, so several of its "
+             "elements share one memory location; write to a contiguous copy instead",
+             op.name, in_place ? "self" : "out", written.meta_str(), written.sizes()[d]);
+}
+
 std::string kernel_backends(const OpTable& table) {
   std::vector<std::string> names;
   for (const BackendInfo& b : Runtime::get().backend_infos())
@@ -155,12 +169,14 @@ struct OutputPlan {
   bool copy_back = false;
 };
 
-void check_user_out(const OpDef& op, const TensorMeta& meta, Device device, const Tensor& user) {
+void check_user_out(const OpDef& op, const TensorMeta& meta, Device device, const Tensor& user,
+                    bool in_place) {
   BP_CHECK(user.device() == device, ErrorCode::Device, "{}: out is on {} but the inputs are on {}",
            op.name, user.device().str(), device.str());
   BP_CHECK(user.sizes() == meta.sizes, ErrorCode::Shape,
            "{}: out has shape {} but the result has shape {}", op.name,
            shape_str(as_ref(user.sizes())), shape_str(as_ref(meta.sizes)));
+  check_no_internal_overlap(op, user, in_place);
   BP_CHECK(can_cast(meta.dtype, user.dtype()), ErrorCode::Type,
            "{}: result type {} can't be cast to the desired output type {}", op.name,
            dtype_name(meta.dtype), dtype_name(user.dtype()));
@@ -171,7 +187,7 @@ OutputPlan plan_output(const OpDef& op, const TensorMeta& meta, Device device, T
   OutputPlan plan;
   plan.user = user;
   if (user && user->defined() && (user->numel() > 0 || in_place)) {
-    check_user_out(op, meta, device, *user);
+    check_user_out(op, meta, device, *user, in_place);
     if (user->dtype() == meta.dtype && !aliases_input(*user, args, -1)) {
       plan.kernel_out = *user;
       return plan;
@@ -241,7 +257,7 @@ std::vector<Tensor> dispatch(OpId id, std::vector<IValue>& args, std::span<Tenso
         if (!out->defined() || (out->numel() == 0 && !in_place)) {
           *out = results[j];
         } else {
-          check_user_out(op, meta.outputs[j], device, *out);
+          check_user_out(op, meta.outputs[j], device, *out, in_place);
           bp::copy_(*out, results[j]);
         }
       }

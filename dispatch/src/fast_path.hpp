@@ -124,6 +124,9 @@ inline bool ElementwiseCall::run(const Tensor* const* tensors, const Scalar* sca
     for (int i = 0; i < N; ++i)
       if (tensors[i]->storage() == out.storage() && !same_view_of_storage(*tensors[i], out))
         return false;
+    // An out with a stride-0 dim (expanded) is refused by the boxed path.
+    for (const int64_t stride : out.strides())
+      if (stride == 0) return false;
   }
 
   // The arguments in schema order, then the output: what the boxed path's CallFrame builds.

@@ -94,6 +94,7 @@ PluginLoadReport skipped_plugin(const std::filesystem::path& path, std::string r
 }
 
 PluginLoadReport open_plugin(const std::filesystem::path& path, const Config* config) {
+  Runtime::get().refuse_in_init("load_plugin");  // before the library is opened
   std::error_code fs_error;
   const std::filesystem::path full = std::filesystem::absolute(path, fs_error);
   const std::string where = full.string();

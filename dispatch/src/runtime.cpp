@@ -108,6 +108,21 @@ std::string missing_device_api_slots(const bp_device_api* api) {
       fmt::join(missing, ", "));
 }
 
+// A C string from a plugin, read with a bound (a broken plugin may hand out garbage).
+std::string bounded(const char* text) {
+  return std::string(plugin_text(text, kMaxPluginName));
+}
+
+// The message for a registration outside init: after init returned (a stashed host
+// pointer), or from another thread than the one running init.
+std::string outside_init(std::string_view call, const HostContext* h, const char* what) {
+  return fmt::format(
+      "{}({}) by plugin '{}' outside its init: backends and kernels may only be registered "
+      "from init, on the thread that runs it (after init returns, or from another thread, the "
+      "call is refused and changes nothing)",
+      call, bounded(what), h ? h->name : std::string("?"));
+}
+
 // ---- host API trampolines: C entry points that never let an exception escape ----------
 // A plugin that passes NULL instead of bp_host_api::host gets an error, not a crash on the
 // way to Runtime's own check (found by fuzzing, tests/fuzz/corpus/plugin/regress-*).
@@ -251,17 +266,29 @@ Device Runtime::default_device() const {
   BP_FAIL(ErrorCode::Device, "no device is available: no loaded backend reported a device");
 }
 
+std::unique_lock<std::mutex> Runtime::read_lock() const {
+  if (initializing_) return std::unique_lock<std::mutex>(mu_, std::defer_lock);
+  return std::unique_lock<std::mutex>(mu_);
+}
+
+void Runtime::refuse_in_init(std::string_view call) const {
+  HostContext* h = initializing_;
+  if (!h) return;
+  std::string message = fmt::format(
+      "{} called from the init of plugin '{}': a plugin's init must not load or unload "
+      "plugins (the runtime is in the middle of loading '{}'); call it after the load returns",
+      call, h->name, h->name);
+  // Remembered so that the load fails even when init catches the error and returns OK.
+  if (h->reentry.empty()) h->reentry = message;
+  detail::throw_error(ErrorCode::InvalidArgument, message);
+}
+
 std::string Runtime::plugin_name(uint32_t plugin) const {
-  std::lock_guard lock(mu_);
+  auto lock = read_lock();
   return plugin < plugins_.size() ? plugins_[plugin]->name : std::string("?");
 }
 
 namespace {
-
-// A C string from a plugin, read with a bound (a broken plugin may hand out garbage).
-std::string bounded(const char* text) {
-  return std::string(plugin_text(text, kMaxPluginName));
-}
 
 // The report's fields that come from the descriptor, filled as far as it is readable.
 PluginLoadReport report_for(const bp_plugin_descriptor* d, std::string_view origin,
@@ -285,12 +312,14 @@ PluginLoadReport report_for(const bp_plugin_descriptor* d, std::string_view orig
 }  // namespace
 
 void Runtime::record(const PluginLoadReport& report) {
+  refuse_in_init("load_plugin");
   std::lock_guard lock(mu_);
   reports_.push_back(report);
 }
 
 PluginLoadReport Runtime::add_plugin(const bp_plugin_descriptor* d, std::string_view origin,
                                      std::string_view path, const Config* config) {
+  refuse_in_init(path.empty() ? "register_plugin" : "load_plugin");
   std::lock_guard lock(mu_);
   PluginLoadReport report = report_for(d, origin, path);
   auto finish = [&](LoadStatus status, std::string message) {
@@ -349,7 +378,7 @@ PluginLoadReport Runtime::add_plugin(const bp_plugin_descriptor* d, std::string_
   rec->origin = std::string(origin);
   rec->descriptor = d;
   rec->active = true;
-  rec->host_ctx = std::make_unique<HostContext>(HostContext{this, index, {}});
+  rec->host_ctx = std::make_unique<HostContext>(HostContext{this, index, name, {}, {}});
   rec->host_api =
       bp_host_api{sizeof(bp_host_api),   BP_ABI_MAJOR,         BP_ABI_MINOR,   rec->host_ctx.get(),
                   host_register_backend, host_register_kernel, host_set_error, host_log};
@@ -377,11 +406,13 @@ PluginLoadReport Runtime::add_plugin(const bp_plugin_descriptor* d, std::string_
   }
   initializing_ = nullptr;
   PluginError err = std::exchange(thread_plugin_error(), {});
-  if (status != BP_OK || !plugin.host_ctx->refusal.empty()) {
+  const std::string& reentry = plugin.host_ctx->reentry;
+  if (status != BP_OK || !plugin.host_ctx->refusal.empty() || !reentry.empty()) {
     remove_plugin_locked(index);
     plugin.active = false;
     // shutdown follows a successful init only: a failing init cleans up before returning.
     if (status == BP_OK && d->shutdown) call_shutdown(plugin);
+    if (!reentry.empty()) return finish(LoadStatus::Failed, reentry);
     if (!plugin.host_ctx->refusal.empty())
       return finish(LoadStatus::Refused, plugin.host_ctx->refusal);
     return finish(LoadStatus::Failed,
@@ -418,7 +449,7 @@ bp_status Runtime::register_backend(HostContext* h, const char* name_text, const
                                     void* ctx, uint32_t* out_id) {
   if (!h || h != initializing_) {
     thread_plugin_error() = {BP_ERR_INVALID_ARGUMENT,
-                             "register_backend may only be called from the plugin's init"};
+                             outside_init("register_backend", h, name_text)};
     return BP_ERR_INVALID_ARGUMENT;
   }
   if (!name_text || !out_id) {
@@ -443,6 +474,14 @@ bp_status Runtime::register_backend(HostContext* h, const char* name_text, const
     type = register_device_type(name);
   } catch (const Error& e) {
     thread_plugin_error() = {BP_ERR_INVALID_ARGUMENT, e.what()};
+    return BP_ERR_INVALID_ARGUMENT;
+  }
+  if (backend(type) && backend(type)->plugin == h->plugin) {
+    // The plugin's own mistake, not a name taken by another plugin: it fails.
+    thread_plugin_error() = {
+        BP_ERR_INVALID_ARGUMENT,
+        fmt::format("register_backend('{}'): this plugin already registered a backend named '{}'",
+                    name, name)};
     return BP_ERR_INVALID_ARGUMENT;
   }
   if (backend(type)) {
@@ -511,26 +550,40 @@ bp_status Runtime::register_kernel(HostContext* h, uint32_t backend_id, const ch
     return code;
   };
   if (!h || h != initializing_)
-    return fail(BP_ERR_INVALID_ARGUMENT,
-                "register_kernel may only be called from the plugin's init");
-  if (backend_id >= device_types::kMaxBackends || !backend(static_cast<DeviceType>(backend_id)) ||
-      backend(static_cast<DeviceType>(backend_id))->plugin != h->plugin)
-    return fail(BP_ERR_INVALID_ARGUMENT,
-                fmt::format("register_kernel: backend id {} was not registered by this plugin",
-                            backend_id));
-  if (!op_name_text || !fn) return fail(BP_ERR_INVALID_ARGUMENT, "register_kernel: NULL op or fn");
+    return fail(BP_ERR_INVALID_ARGUMENT, outside_init("register_kernel", h, op_name_text));
+  if (!op_name_text) return fail(BP_ERR_INVALID_ARGUMENT, "register_kernel: the op name is NULL");
   const std::string_view op_name = plugin_text(op_name_text, kMaxPluginName);
   if (op_name.size() == kMaxPluginName)
     return fail(BP_ERR_INVALID_ARGUMENT,
                 fmt::format("register_kernel: the op name is not NUL-terminated within {} bytes",
                             kMaxPluginName));
+  const Backend* owner = backend_id < device_types::kMaxBackends
+                             ? backend(static_cast<DeviceType>(backend_id))
+                             : nullptr;
+  if (!owner)
+    return fail(BP_ERR_INVALID_ARGUMENT,
+                fmt::format("register_kernel({}): backend id {} is not a registered backend; pass "
+                            "the id register_backend returned",
+                            op_name, backend_id));
+  if (owner->plugin != h->plugin)
+    return fail(BP_ERR_INVALID_ARGUMENT,
+                fmt::format("register_kernel({}): backend id {} is backend '{}' of plugin '{}', "
+                            "not a backend of this plugin",
+                            op_name, backend_id, owner->name, plugins_[owner->plugin]->name));
+  if (!fn)
+    return fail(BP_ERR_INVALID_ARGUMENT,
+                fmt::format("register_kernel({}): the kernel function is NULL", op_name));
   const OpDef* op = Catalog::get().find(op_name);
   if (!op)
     return fail(BP_ERR_NOT_FOUND, fmt::format("register_kernel: unknown operator '{}'", op_name));
-  if (dtypes == 0 || (dtypes & ~BP_DTYPES_ALL))
+  if (dtypes == 0)
     return fail(BP_ERR_INVALID_ARGUMENT,
-                fmt::format("register_kernel({}): dtype mask {:#x} is empty or has unknown bits",
-                            op_name, dtypes));
+                fmt::format("register_kernel({}): the dtype mask is empty", op_name));
+  if (dtypes & ~BP_DTYPES_ALL)
+    return fail(BP_ERR_INVALID_ARGUMENT,
+                fmt::format("register_kernel({}): dtype mask {:#x} has bits beyond the {} dtypes "
+                            "of this runtime (BP_DTYPES_ALL is {:#x})",
+                            op_name, dtypes, static_cast<int>(BP_DTYPE_COUNT), BP_DTYPES_ALL));
   OpTable next = table(op->id);
   KernelSlot& slot = next.slots[backend_id];
   if (slot.fn) {
@@ -598,6 +651,7 @@ void Runtime::remove_plugin_locked(uint32_t plugin) {
 // Until then the plugin's name stays taken: loading it again is refused with the reason,
 // because its init would run while the old instance is still alive.
 void Runtime::remove_plugin(std::string_view name) {
+  refuse_in_init("unregister_plugin");
   uint32_t plugin = 0;
   PluginRecord* record = nullptr;  // plugins_ may grow once the mutex is released
   {
@@ -618,7 +672,7 @@ void Runtime::remove_plugin(std::string_view name) {
 }
 
 void Runtime::finish_unregistration(uint32_t plugin) {
-  std::lock_guard lock(mu_);
+  auto lock = read_lock();  // a plugin's init (mutex held) may free the last tensor
   PluginRecord& rec = *plugins_[plugin];
   if (!rec.shutdown_pending) return;
   rec.shutdown_pending = false;
@@ -626,12 +680,12 @@ void Runtime::finish_unregistration(uint32_t plugin) {
 }
 
 std::vector<PluginLoadReport> Runtime::reports() const {
-  std::lock_guard lock(mu_);
+  auto lock = read_lock();
   return reports_;
 }
 
 std::vector<BackendInfo> Runtime::backend_infos() const {
-  std::lock_guard lock(mu_);
+  auto lock = read_lock();
   std::vector<BackendInfo> out;
   for (DeviceType t = 0; t < device_types::kMaxBackends; ++t) {
     if (Backend* b = backend(t)) {

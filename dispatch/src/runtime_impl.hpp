@@ -1,6 +1,17 @@
 // Internal: the runtime's state — plugins, backends (one per dispatch slot), per-device
 // allocators and the per-operator kernel tables — and the host side of the C ABI.
 //
+// Note [Calls into the runtime from init]
+// A plugin's init runs with the runtime mutex held (add_plugin registers its backends and
+// kernels as one step, rolled back if init fails). A C++ plugin linked into the host can
+// call the public API from there; with a plain std::mutex that was a self-deadlock. Now:
+// calls that only read the runtime (bp::backends, plugin_reports, op_table, dispatching an
+// op) skip the lock on the thread that runs init, which already holds it; calls that load
+// or unload plugins (load_plugin, register_plugin, discover_plugins, unregister_plugin)
+// throw bp::Error naming the call and the plugin, and the load then fails with that
+// message. The host API itself (register_backend, register_kernel) is refused outside
+// init: on another thread, or after init returned.
+//
 // Note [Lock-free kernel tables]
 // Each operator has an immutable OpTable reached through an atomic pointer. A call reads
 // the pointer (acquire) and indexes it by dispatch slot: no lock, no reference count.
@@ -72,9 +83,15 @@ class Runtime;
 struct HostContext {
   Runtime* runtime = nullptr;  // not Runtime::get(): init runs inside the runtime's constructor
   uint32_t plugin = 0;
+  // The plugin's name, for messages read without the runtime mutex (a host-API call may
+  // come from any thread, at any time, once a plugin has stashed the host pointer).
+  std::string name;
   // Set by register_backend when the backend name is taken: the plugin is then refused
   // (not failed), whatever its init returns.
   std::string refusal;
+  // Set when init called the runtime's API to load or unload a plugin (refused with this
+  // message): the load then fails with it, whatever init returns.
+  std::string reentry;
 };
 
 struct PluginRecord {
@@ -128,6 +145,11 @@ class Runtime {
   std::vector<BackendInfo> backend_infos() const;
   std::string plugin_name(uint32_t plugin) const;
 
+  // Throws bp::Error naming `call` and the plugin when this thread is running a plugin's
+  // init: loading or unloading plugins from there would lock the runtime mutex that the
+  // thread already holds (Note [Calls into the runtime from init]).
+  void refuse_in_init(std::string_view call) const;
+
   // Host API callbacks (called by plugins during init).
   bp_status register_backend(HostContext* h, const char* name, const bp_device_api* api, void* ctx,
                              uint32_t* out_id);
@@ -139,6 +161,9 @@ class Runtime {
   void publish(OpId op, const OpTable& table);  // mutex held
   void remove_plugin_locked(uint32_t plugin);   // mutex held
   static void call_shutdown(PluginRecord& plugin);
+  // The runtime mutex for a reader, unless this thread runs a plugin's init and so
+  // already holds it (then the lock is left unlocked: the reader is the writer).
+  std::unique_lock<std::mutex> read_lock() const;
 
   mutable std::mutex mu_;
   std::unique_ptr<std::atomic<const OpTable*>[]> tables_;

@@ -18,35 +18,51 @@ Device default_device() {
   return detail::Runtime::get().default_device();
 }
 
-Tensor empty(IntArrayRef sizes, ScalarType dtype, std::optional<Device> device) {
-  BP_CHECK(is_valid(dtype), ErrorCode::Type, "empty: invalid dtype code {}",
+namespace {
+
+// empty, full, zeros and ones share one body; `op` is the function the user called, so
+// that a bad size is reported as theirs ("zeros: shape [-1] has negative size ...").
+Tensor empty_as(std::string_view op, IntArrayRef sizes, ScalarType dtype,
+                std::optional<Device> device) {
+  BP_CHECK(is_valid(dtype), ErrorCode::Type, "{}: invalid dtype code {}", op,
            static_cast<int>(dtype));
   const Device dev = device ? *device : default_device();
-  const int64_t numel = checked_numel(sizes, "empty");
+  const int64_t numel = checked_numel(sizes, op);
   const size_t elsize = element_size(dtype);
   BP_CHECK(numel <= static_cast<int64_t>(INT64_MAX / static_cast<int64_t>(elsize)),
-           ErrorCode::OutOfMemory, "empty: {} elements of {} overflow the addressable size", numel,
+           ErrorCode::OutOfMemory, "{}: {} elements of {} overflow the addressable size", op, numel,
            dtype_name(dtype));
   const size_t nbytes = static_cast<size_t>(numel) * elsize;
-  detail::Backend& b = detail::Runtime::get().backend_for(dev, "empty");
+  detail::Backend& b = detail::Runtime::get().backend_for(dev, op);
   DataPtr data = b.allocators[static_cast<size_t>(dev.index)]->allocate(nbytes);
   auto storage =
       std::make_shared<Storage>(std::move(data), nbytes, dev, b.host_accessible(dev.index));
   return Tensor::contiguous_over(std::move(storage), sizes, dtype);
 }
 
-Tensor full(IntArrayRef sizes, Scalar value, ScalarType dtype, std::optional<Device> device) {
-  Tensor t = empty(sizes, dtype, device);
+Tensor full_as(std::string_view op, IntArrayRef sizes, Scalar value, ScalarType dtype,
+               std::optional<Device> device) {
+  Tensor t = empty_as(op, sizes, dtype, device);
   fill_(t, value);
   return t;
 }
 
+}  // namespace
+
+Tensor empty(IntArrayRef sizes, ScalarType dtype, std::optional<Device> device) {
+  return empty_as("empty", sizes, dtype, device);
+}
+
+Tensor full(IntArrayRef sizes, Scalar value, ScalarType dtype, std::optional<Device> device) {
+  return full_as("full", sizes, value, dtype, device);
+}
+
 Tensor zeros(IntArrayRef sizes, ScalarType dtype, std::optional<Device> device) {
-  return full(sizes, Scalar(int64_t{0}), dtype, device);
+  return full_as("zeros", sizes, Scalar(int64_t{0}), dtype, device);
 }
 
 Tensor ones(IntArrayRef sizes, ScalarType dtype, std::optional<Device> device) {
-  return full(sizes, Scalar(int64_t{1}), dtype, device);
+  return full_as("ones", sizes, Scalar(int64_t{1}), dtype, device);
 }
 
 Tensor scalar_tensor(Scalar value, ScalarType dtype, std::optional<Device> device,
@@ -100,6 +116,15 @@ void transfer(const Tensor& dst, const Tensor& src, size_t bytes) {
 }
 
 }  // namespace
+
+namespace detail {
+void check_value_count(size_t count, IntArrayRef shape, std::string_view op) {
+  const int64_t n = checked_numel(shape, op);
+  BP_CHECK(static_cast<uint64_t>(n) == count, ErrorCode::Shape,
+           "{}: {} values given for shape {}, which has {} elements", op, count, shape_str(shape),
+           n);
+}
+}  // namespace detail
 
 Tensor from_data(const void* data, ScalarType dtype, IntArrayRef shape,
                  std::optional<Device> device) {
@@ -174,7 +199,7 @@ Tensor to(const Tensor& t, ScalarType dtype) {
 }
 
 Tensor reshape(const Tensor& t, IntArrayRef shape) {
-  if (auto v = t.try_view(shape)) return *v;
+  if (auto v = t.try_view(shape, "reshape")) return *v;
   return contiguous(t).view(shape);
 }
 
@@ -187,7 +212,11 @@ Tensor flatten(const Tensor& t, int64_t start_dim, int64_t end_dim) {
   Shape shape;
   for (int64_t d = 0; d < s; ++d) shape.push_back(t.size(d));
   int64_t merged = 1;
-  for (int64_t d = s; d <= e; ++d) merged *= t.size(d);
+  // Sizes after a 0 may still overflow when multiplied together (the tensor is empty).
+  for (int64_t d = s; d <= e; ++d)
+    BP_CHECK(!__builtin_mul_overflow(merged, t.size(d), &merged), ErrorCode::InvalidArgument,
+             "flatten: merging dims {}..{} of shape {} overflows int64", s, e,
+             shape_str(as_ref(t.sizes())));
   shape.push_back(merged);
   for (int64_t d = e + 1; d < t.dim(); ++d) shape.push_back(t.size(d));
   return reshape(t, shape);

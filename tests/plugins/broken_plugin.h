@@ -33,6 +33,7 @@ static inline bp_status fixture_alloc(void* ctx, int32_t index, size_t bytes, si
                                       void** out) {
   (void)ctx;
   (void)index;
+  if (alignment == 0 || (alignment & (alignment - 1)) != 0) return BP_ERR_INVALID_ARGUMENT;
   /* aligned_alloc wants a size that is a multiple of the alignment. */
   const size_t size = bytes == 0 ? alignment : (bytes + alignment - 1) / alignment * alignment;
   *out = aligned_alloc(alignment, size);

@@ -41,9 +41,15 @@ Tensor scalar_tensor(Scalar value, ScalarType dtype, std::optional<Device> devic
 // Copies `count(shape)` elements of `dtype` from host memory into a new tensor.
 Tensor from_data(const void* data, ScalarType dtype, IntArrayRef shape,
                  std::optional<Device> device = std::nullopt);
+namespace detail {
+// Throws bp::Error unless `shape` (checked: no negative size, no int64 overflow) has exactly
+// `count` elements: from_data would read past the end of a shorter vector.
+void check_value_count(size_t count, IntArrayRef shape, std::string_view op);
+}  // namespace detail
 template <typename T>
 Tensor from_vector(const std::vector<T>& values, IntArrayRef shape,
                    std::optional<Device> device = std::nullopt) {
+  detail::check_value_count(values.size(), shape, "from_vector");
   if constexpr (std::is_same_v<T, bool>) {  // std::vector<bool> has no data()
     std::vector<uint8_t> bytes(values.begin(), values.end());
     return from_data(bytes.data(), ScalarType::Bool, shape, device);

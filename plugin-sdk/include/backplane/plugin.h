@@ -195,6 +195,13 @@ typedef struct bp_device_api {
 } bp_device_api;
 
 /* ---- the host (runtime) side, passed to init ---------------------------------------- */
+/* register_backend and register_kernel may be called only from init, on the thread that
+ * runs it: later (from a kernel, another thread, after shutdown) they return
+ * BP_ERR_INVALID_ARGUMENT and change nothing. set_error and log may be called at any time.
+ * init runs with the runtime's registration lock held: a plugin linked into the host's
+ * process may read the runtime from init (list backends, dispatch ops) but must not load or
+ * unload plugins there (the runtime throws, and the plugin fails to load), nor wait for a
+ * thread that calls the runtime. */
 typedef struct bp_host_api {
   size_t struct_size;
   uint32_t abi_major;

@@ -60,8 +60,9 @@ class Tensor {
     return view(IntArrayRef(shape.begin(), shape.size()));
   }
   // nullopt when the strides cannot express `shape` (a copy is needed); throws like view()
-  // for a shape that is invalid for this tensor (wrong element count, two -1s).
-  std::optional<Tensor> try_view(IntArrayRef shape) const;
+  // for a shape that is invalid for this tensor (wrong element count, two -1s); `op` names
+  // the caller in those messages (bp::reshape passes "reshape").
+  std::optional<Tensor> try_view(IntArrayRef shape, std::string_view op = "view") const;
   Tensor permute(IntArrayRef dims) const;
   Tensor permute(std::initializer_list<int64_t> dims) const {
     return permute(IntArrayRef(dims.begin(), dims.size()));

@@ -69,7 +69,11 @@ struct PluginLoadReport {
 // Registers a plugin from its descriptor (what bp_plugin_query returned): checks the
 // descriptor, negotiates the ABI version and calls init. Never throws and never prints for
 // a broken plugin: the report says what happened, and a refused or failed plugin leaves
-// nothing registered. `origin` names where the descriptor came from in messages.
+// nothing registered. `origin` names where the descriptor came from in messages. Called
+// from a plugin's init (a C++ plugin in the host's process), it throws bp::Error instead,
+// as do load_plugin, discover_plugins and unregister_plugin: loading or unloading plugins
+// from init is not allowed, and the plugin whose init called it fails to load
+// (docs/dispatch.md, "Loading plugins").
 PluginLoadReport register_plugin(const bp_plugin_descriptor* descriptor,
                                  std::string_view origin = "built-in");
 

@@ -70,6 +70,11 @@ class HostMemoryDevice : public Device {
   }
   void* allocate(int32_t index, size_t bytes, size_t alignment) override {
     check_index(index);
+    // aligned_alloc's behaviour for other alignments is the C library's (a sanitizer's
+    // allocator aborts): the ABI promises a power of two, so anything else is refused here.
+    if (alignment == 0 || (alignment & (alignment - 1)) != 0)
+      throw Error(BP_ERR_INVALID_ARGUMENT,
+                  name_ + ": alignment " + std::to_string(alignment) + " is not a power of two");
     if (alignment < alignof(std::max_align_t)) alignment = alignof(std::max_align_t);
     // aligned_alloc wants a non-zero multiple of the alignment.
     const size_t rounded = bytes == 0 ? alignment : (bytes + alignment - 1) / alignment * alignment;
