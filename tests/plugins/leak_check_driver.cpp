@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <cstdio>
 #include <exception>
 
 int main(int argc, char** argv) {
@@ -27,6 +28,9 @@ int main(int argc, char** argv) {
     // Unregistering returns the cached block to the plugin's free, then runs shutdown.
     bp::unregister_plugin(report.plugin);
     fmt::print("leak_check_driver: loaded, used and unregistered {}\n", report.plugin);
+    // Flushed now: LeakSanitizer reports at exit and ends the process without flushing
+    // stdout, and the test looks for this line.
+    std::fflush(stdout);
     return 0;
   } catch (const std::exception& e) {
     fmt::print(stderr, "leak_check_driver: {}\n", e.what());
