@@ -234,7 +234,9 @@ typedef struct bp_plugin_descriptor {
   /* Registers backends and kernels through `host`. `options` is the plugin's config table
    * as TOML text (may be empty, never NULL). `host` stays valid until shutdown. */
   bp_status (*init)(const bp_host_api* host, const char* options);
-  /* Releases everything; no call into the plugin follows. May be NULL. */
+  /* Releases everything; no call into the plugin follows. Runs once the plugin is
+   * unregistered, no call into it is still running and no tensor holds memory of its
+   * devices (their frees come first). May be NULL. */
   void (*shutdown)(void);
 } bp_plugin_descriptor;
 
