@@ -3,6 +3,8 @@
 // there are no streams. Kernels live in the other files of this folder.
 #include "cpu.hpp"
 
+#include <backplane/sdk/host_allocation.hpp>
+
 #include <omp.h>
 #include <unistd.h>
 
@@ -63,28 +65,10 @@ bp_status device_properties(void*, int32_t index, bp_device_props* out) {
 }
 
 bp_status device_alloc(void*, int32_t, size_t bytes, size_t alignment, void** out) {
-  // Checked here, not left to posix_memalign: the ABI promises a power of two, and a
-  // sanitizer's allocator aborts on any other (found by the asan build's device_api checks).
-  if (alignment == 0 || (alignment & (alignment - 1)) != 0)
-    return fail(BP_ERR_INVALID_ARGUMENT,
-                "cpu: alignment " + std::to_string(alignment) + " is not a power of two");
+  for (const auto& refusal :
+       {bp::sdk::check_host_alignment("cpu", alignment), bp::sdk::check_host_memory("cpu", bytes)})
+    if (refusal.status != BP_OK) return fail(refusal.status, refusal.message);
   if (alignment < kMinAlignment) alignment = kMinAlignment;
-  // More than the machine has is refused here rather than asked of malloc: with memory
-  // overcommit it may succeed and the process dies at first touch, and under
-  // AddressSanitizer a huge request aborts the process instead of returning NULL.
-  static const uint64_t physical =
-      sysconf(_SC_PHYS_PAGES) > 0 && sysconf(_SC_PAGE_SIZE) > 0
-          ? uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGE_SIZE))
-          : 0;
-  if (physical > 0 && bytes > physical) {
-    const long free_pages = sysconf(_SC_AVPHYS_PAGES);
-    const uint64_t free_bytes =
-        free_pages > 0 ? uint64_t(free_pages) * uint64_t(sysconf(_SC_PAGE_SIZE)) : 0;
-    return fail(BP_ERR_OUT_OF_MEMORY, "cpu: cannot allocate " + std::to_string(bytes) +
-                                          " bytes: more than the host's " +
-                                          std::to_string(physical) + " bytes of physical memory (" +
-                                          std::to_string(free_bytes) + " bytes free)");
-  }
   void* p = nullptr;
   if (posix_memalign(&p, alignment, bytes ? bytes : 1) != 0)
     return fail(BP_ERR_OUT_OF_MEMORY, "cpu: cannot allocate " + std::to_string(bytes) +

@@ -3,13 +3,13 @@
 // runtime reaches it only through bp_reference_plugin_query() and the C ABI.
 #include "reference.hpp"
 
+#include <backplane/sdk/host_allocation.hpp>
+
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
 #include <new>
 #include <string>
-
-#include <unistd.h>
 
 namespace bp::reference {
 
@@ -110,28 +110,10 @@ bp_status device_properties(void*, int32_t index, bp_device_props* out) {
 }
 
 bp_status device_alloc(void*, int32_t, size_t bytes, size_t alignment, void** out) {
-  // Checked here, not left to aligned_alloc: the ABI promises a power of two, and a
-  // sanitizer's allocator aborts on any other (found by the asan build's device_api checks).
-  if (alignment == 0 || (alignment & (alignment - 1)) != 0)
-    return fail(BP_ERR_INVALID_ARGUMENT,
-                "reference: alignment " + std::to_string(alignment) + " is not a power of two");
+  for (const auto& refusal : {bp::sdk::check_host_alignment("reference", alignment),
+                              bp::sdk::check_host_memory("reference", bytes)})
+    if (refusal.status != BP_OK) return fail(refusal.status, refusal.message);
   if (alignment < alignof(std::max_align_t)) alignment = alignof(std::max_align_t);
-  // More than the machine has is refused here rather than asked of malloc: with memory
-  // overcommit it may succeed and the process dies at first touch, and under
-  // AddressSanitizer a huge request aborts the process instead of returning NULL.
-  static const uint64_t physical =
-      sysconf(_SC_PHYS_PAGES) > 0 && sysconf(_SC_PAGE_SIZE) > 0
-          ? uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGE_SIZE))
-          : 0;
-  if (physical > 0 && bytes > physical) {
-    const long free_pages = sysconf(_SC_AVPHYS_PAGES);
-    const uint64_t free_bytes =
-        free_pages > 0 ? uint64_t(free_pages) * uint64_t(sysconf(_SC_PAGE_SIZE)) : 0;
-    return fail(BP_ERR_OUT_OF_MEMORY, "reference: cannot allocate " + std::to_string(bytes) +
-                                          " bytes: more than the host's " +
-                                          std::to_string(physical) + " bytes of physical memory (" +
-                                          std::to_string(free_bytes) + " bytes free)");
-  }
   // aligned_alloc needs a size that is a multiple of the alignment (and non-zero).
   size_t rounded = (bytes + alignment - 1) / alignment * alignment;
   if (rounded == 0) rounded = alignment;

@@ -9,6 +9,7 @@
 
 #include <backplane/plugin.h>
 #include <backplane/sdk/error.hpp>
+#include <backplane/sdk/host_allocation.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -70,11 +71,8 @@ class HostMemoryDevice : public Device {
   }
   void* allocate(int32_t index, size_t bytes, size_t alignment) override {
     check_index(index);
-    // aligned_alloc's behaviour for other alignments is the C library's (a sanitizer's
-    // allocator aborts): the ABI promises a power of two, so anything else is refused here.
-    if (alignment == 0 || (alignment & (alignment - 1)) != 0)
-      throw Error(BP_ERR_INVALID_ARGUMENT,
-                  name_ + ": alignment " + std::to_string(alignment) + " is not a power of two");
+    if (HostAllocationRefusal r = check_host_alignment(name_, alignment); r.status != BP_OK)
+      throw Error(r.status, r.message);
     if (alignment < alignof(std::max_align_t)) alignment = alignof(std::max_align_t);
     // aligned_alloc wants a non-zero multiple of the alignment.
     const size_t rounded = bytes == 0 ? alignment : (bytes + alignment - 1) / alignment * alignment;
