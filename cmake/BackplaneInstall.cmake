@@ -8,6 +8,7 @@
 #   <prefix>/lib/cmake/BackplanePluginSDK/      find_package(BackplanePluginSDK) ->
 #                                               Backplane::sdk + backplane_add_plugin()
 #   <prefix>/share/backplane/plugin-template/   plugin-sdk/template, to copy
+#   <prefix>/share/backplane/examples/          examples/, to build against the install
 #
 # The SDK is its own package so that a vendor's build depends on the header-only SDK
 # alone; the runtime package finds it (Backplane::backplane links Backplane::sdk), so each
@@ -102,4 +103,9 @@ endif()
 # ---- the template plugin, for vendors who start from the installed SDK ----
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/plugin-sdk/template/
         DESTINATION ${CMAKE_INSTALL_DATADIR}/backplane/plugin-template COMPONENT development
+        PATTERN "build" EXCLUDE)
+
+# ---- the examples, to build against this install (docs/examples.md) ----
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/backplane/examples COMPONENT development
         PATTERN "build" EXCLUDE)

@@ -84,7 +84,9 @@ Worker spawn(const std::vector<std::string>& argv) {
   return w;
 }
 
-std::string describe_exit(int status) {
+}  // namespace
+
+std::string describe_wait_status(int status) {
   if (WIFSIGNALED(status)) {
     const int sig = WTERMSIG(status);
     const char* abbrev = sigabbrev_np(sig);
@@ -93,6 +95,8 @@ std::string describe_exit(int status) {
   if (WIFEXITED(status)) return fmt::format("exited with status {}", WEXITSTATUS(status));
   return fmt::format("ended with wait status {}", status);
 }
+
+namespace {
 
 // Kills the worker's process group and reaps it; returns how it ended.
 std::string reap(Worker& w, bool kill_first) {
@@ -104,7 +108,7 @@ std::string reap(Worker& w, bool kill_first) {
   close_fd(w.to_child);
   close_fd(w.results);
   close_fd(w.output);
-  return describe_exit(status);
+  return describe_wait_status(status);
 }
 
 std::string with_tail(std::string message, const std::string& tail) {

@@ -1,5 +1,5 @@
-// The `backplane` program: one subcommand per task (info, devices, ops, conformance;
-// run follows), each in its own <name>_command.cpp. This file only parses the command
+// The `backplane` program: one subcommand per task (run, info, devices, ops,
+// conformance), each in its own <name>_command.cpp. This file only parses the command
 // line and maps errors to exit codes: 2 for a bad command line (CLI11's message on
 // stderr), 1 for a runtime error (bp::Error or any other exception, one line on stderr).
 #include "command.hpp"
@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   // reported as such rather than as a missing subcommand.
   app.require_subcommand(0, 1);
   app.set_version_flag("--version", [] { return "backplane " + bp::runtime_info().version; });
+  bp::cli::add_run_command(app, exit_code);
   bp::cli::add_info_command(app, exit_code);
   bp::cli::add_devices_command(app, exit_code);
   bp::cli::add_ops_command(app, exit_code);

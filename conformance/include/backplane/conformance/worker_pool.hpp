@@ -41,6 +41,10 @@ struct WorkerPoolOptions {
 void run_in_workers(const std::vector<CaseId>& cases, const WorkerPoolOptions& options,
                     const std::function<void(size_t, const WorkerOutcome&)>& on_result);
 
+// How a child process ended, from its waitpid status: "exited with status 3", "killed by
+// signal SIGSEGV (Segmentation fault)".
+std::string describe_wait_status(int status);
+
 // The worker side: says ready on `result_fd`, then runs each case id read from stdin on
 // `device` and writes its result line; returns 0 when stdin closes.
 int worker_loop(Device device, uint64_t suite_seed, int result_fd);
