@@ -34,8 +34,8 @@ namespace ex = examples;
 namespace {
 
 struct RunOptions {
-  PluginOptions plugins;  // the worker's --device is the device it runs on
-  std::string devices;    // comma-separated devices or backend names; "" = every device
+  PluginOptions plugins;
+  std::string devices;  // comma-separated devices or backend names; "" = every device
   bool no_conformance = false;
   uint64_t seed = 0;
   int iterations = 10;
@@ -45,6 +45,9 @@ struct RunOptions {
   std::string json;
   bool worker = false;
   std::string result;  // the worker's result file
+  // The worker's device. Not PluginOptions::device: a selector there would skip the plugins
+  // of other backends, and the fallback backend (cpu) must load as it does in the parent.
+  std::string worker_device;
 };
 
 ex::MlpConfig mlp_config(const RunOptions& o) {
@@ -130,7 +133,7 @@ RunModel run_one(const Config& config, const RunOptions& o, Device device) {
 
 int run_worker(const RunOptions& o) {
   (void)load_plugins(o.plugins);
-  const Device device = Device::parse(o.plugins.device);
+  const Device device = Device::parse(o.worker_device);
   nlohmann::json results = nlohmann::json::array();
   // Written after each model, so a crash in the second keeps the first's result.
   results.push_back(model_to_json(run_one<ex::Mlp>(mlp_config(o), o, device)));
@@ -320,16 +323,16 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--json", o->json, "Write the summary as JSON here ('-': stdout, no table)")
       ->type_name("FILE");
   cmd->add_flag("--worker", o->worker, "internal: run the models on --device")->group("");
-  cmd->add_option("--device", o->plugins.device, "internal: the worker's device")->group("");
+  cmd->add_option("--device", o->worker_device, "internal: the worker's device")->group("");
   cmd->add_option("--result", o->result, "internal: the worker's result file")->group("");
   cmd->callback([o, &exit_code] {
     if (o->worker) {
-      if (o->plugins.device.empty() || o->result.empty())
+      if (o->worker_device.empty() || o->result.empty())
         throw CLI::ValidationError("--worker", "needs --device and --result");
       exit_code = run_worker(*o);
       return;
     }
-    if (!o->plugins.device.empty())
+    if (!o->worker_device.empty())
       throw CLI::ValidationError("--device", "is for the worker; use --devices");
     exit_code = run_main(*o);
   });
