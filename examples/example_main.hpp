@@ -45,7 +45,7 @@ int example_main(int argc, char** argv, const std::string& about,
                 device_info(device).name.c_str(), Model::describe(config).c_str());
     const ModelRun run = run_model<Model>(config, seed, device, iterations, check);
     std::printf("output %s\n", shape_str(run.output_shape).c_str());
-    std::printf("time per forward pass: %.3f ms (mean of %d)\n", run.ms_per_forward,
+    std::printf("time per forward pass: %.3f ms (median of %d)\n", run.ms_per_forward,
                 run.iterations);
     if (run.checked)
       std::printf("max abs error vs reference:0: %.3g (tolerance %.3g): %s\n", run.max_abs_err,

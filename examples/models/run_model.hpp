@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -54,11 +55,25 @@ inline double max_abs_difference(const std::vector<float>& a, const std::vector<
   return worst;
 }
 
+// The middle value of `values` (the mean of the middle two when their number is even).
+inline double median(std::vector<double> values) {
+  if (values.empty()) return 0.0;
+  const size_t mid = values.size() / 2;
+  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid), values.end());
+  const double upper = values[mid];
+  if (values.size() % 2 == 1) return upper;
+  return (*std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid)) +
+          upper) /
+         2.0;
+}
+
 // Builds `Model` with `seed` on `device`, runs one warm-up forward pass (first-call costs:
-// kernel compilation, the allocator's first blocks), then `iterations` timed ones. Reading
-// the last output back waits for the device, so the time covers all of them on devices
-// that queue work. With `check`, the same model and input on reference:0 give the expected
-// output.
+// kernel compilation, the allocator's first blocks), then `iterations` timed ones. Each
+// timed pass ends with its output read back, which waits for devices that queue work, so
+// a pass's time is the whole of it. The time reported is the median pass: on a shared
+// machine a few passes are slowed by whatever else runs, and the median ignores them where
+// a mean would not. With `check`, the same model and input on reference:0 give the
+// expected output.
 template <class Model, class Config>
 ModelRun run_model(const Config& config, uint64_t seed, Device device, int iterations, bool check) {
   ModelRun run;
@@ -69,15 +84,19 @@ ModelRun run_model(const Config& config, uint64_t seed, Device device, int itera
 
   const Model model(config, seed, device);
   const Tensor x = Model::input(config, seed, device);
-  Tensor y = model.forward(x);
-  (void)to_vector<float>(y);
-  const auto start = std::chrono::steady_clock::now();
-  for (int i = 0; i < run.iterations; ++i) y = model.forward(x);
-  const std::vector<float> got = to_vector<float>(y);
-  const std::chrono::duration<double, std::milli> elapsed =
-      std::chrono::steady_clock::now() - start;
-  run.ms_per_forward = elapsed.count() / run.iterations;
-  run.output_shape = y.sizes();
+  std::vector<float> got = to_vector<float>(model.forward(x));
+  std::vector<double> pass_ms;
+  pass_ms.reserve(static_cast<size_t>(run.iterations));
+  for (int i = 0; i < run.iterations; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    const Tensor y = model.forward(x);
+    got = to_vector<float>(y);
+    const std::chrono::duration<double, std::milli> elapsed =
+        std::chrono::steady_clock::now() - start;
+    pass_ms.push_back(elapsed.count());
+    run.output_shape = y.sizes();
+  }
+  run.ms_per_forward = median(pass_ms);
 
   if (check) {
     const Device reference(device_types::Reference, 0);

@@ -12,8 +12,6 @@
 namespace bp::test {
 namespace {
 
-const std::string kPlugins = BP_PLUGIN_DIR;
-
 bool test_dev_listed(const std::string& op) {
   for (const OpTableEntry& e : op_table(op))
     if (e.backend == "test_dev") return true;
@@ -63,7 +61,7 @@ TEST_CASE("a missing path fails without touching the loader") {
 }
 
 TEST_CASE("the reference backend as a plugin library is refused next to the built-in one") {
-  PluginLoadReport r = load_plugin(kPlugins + "/libbackplane_plugin_reference.so", {.warn = false});
+  PluginLoadReport r = load_plugin(BP_REFERENCE_MODULE, {.warn = false});
   CHECK(r.status == LoadStatus::Refused);
   CHECK(r.message == "a plugin named 'reference' is already loaded (from built-in)");
   CHECK(r.version == "0.1.0");

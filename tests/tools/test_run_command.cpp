@@ -1,7 +1,8 @@
 // `backplane run` (tools/backplane/run_command.cpp), run as a program: the JSON summary on
 // the reference backend and the CPU plugin (the examples' outputs within tolerance of the
 // oracle), the text table, and how it fails: a model that cannot run on a device is that
-// device's error, a plugin whose neg crashes fails its quick conformance suite with crashed
+// device's error, a model whose output is off is that device's failure with its error, a
+// plugin whose neg crashes fails its quick conformance suite with crashed
 // cases, and a --devices that matches nothing is an error. Small models (--batch 2 --seq 8) keep
 // each run short.
 #include "cli_fixture.hpp"
@@ -38,6 +39,35 @@ nlohmann::json find_device(const nlohmann::json& summary, const std::string& dev
 
 std::string fixture(const std::string& name) {
   return kFixtureDir + "/libbp_fixture_" + name + ".so";
+}
+
+// `backplane run` on one buggy fixture's device, falling back to the CPU plugin for the ops
+// the fixture lacks, as --json (the summary's only device, which must have failed) and as
+// the table (returned).
+struct FailedRun {
+  nlohmann::json device;
+  ProgramResult table;
+};
+
+FailedRun run_buggy_with_fallback(const std::string& fixture_name) {
+  const std::vector<std::string> args = {
+      "--no-conformance", "--devices", "buggy_" + fixture_name, "--plugin", fixture(fixture_name),
+      "--plugin",         kCpuPlugin};
+  std::vector<std::string> json_args = args;
+  json_args.insert(json_args.begin(), {"--json", "-"});
+  const Environment env = {{"BACKPLANE_FALLBACK", "cpu"}};
+  const ProgramResult r = run_cli(run_args(json_args), std::nullopt, env);
+  INFO("stdout: " << r.out << "\nstderr: " << r.err);
+  CHECK(r.exit_code == 1);
+  const nlohmann::json summary = parse_summary(r);
+  CHECK(summary.at("ok") == false);
+  REQUIRE(summary.at("devices").size() == 1);
+  FailedRun run{summary.at("devices")[0], run_cli(run_args(args), std::nullopt, env)};
+  CHECK(run.device.at("device") == "buggy_" + fixture_name + ":0");
+  CHECK(run.device.at("ok") == false);
+  CHECK(run.table.exit_code == 1);
+  CHECK(run.table.out.find("FAILED") != std::string::npos);
+  return run;
 }
 
 TEST_CASE("run --json: the examples on the reference backend and the CPU plugin") {
@@ -102,21 +132,8 @@ TEST_CASE("run fails a device on which a model cannot run, naming the model and 
   // buggy_broadcast has a handful of kernels; with fallback to the CPU plugin the MLP runs
   // (its ops move to cpu:0 whole), but the transformer block's causal mask starts with an
   // arange, a factory, which cannot fall back (docs/fallback.md).
-  const std::vector<std::string> args = {
-      "--no-conformance",   "--devices", "buggy_broadcast", "--plugin",
-      fixture("broadcast"), "--plugin",  kCpuPlugin};
-  std::vector<std::string> json_args = args;
-  json_args.insert(json_args.begin(), {"--json", "-"});
-  const ProgramResult r =
-      run_cli(run_args(json_args), std::nullopt, {{"BACKPLANE_FALLBACK", "cpu"}});
-  INFO("stdout: " << r.out << "\nstderr: " << r.err);
-  CHECK(r.exit_code == 1);
-  const nlohmann::json summary = parse_summary(r);
-  CHECK(summary.at("ok") == false);
-  REQUIRE(summary.at("devices").size() == 1);
-  const nlohmann::json device = summary.at("devices")[0];
-  CHECK(device.at("device") == "buggy_broadcast:0");
-  CHECK(device.at("ok") == false);
+  const FailedRun run = run_buggy_with_fallback("broadcast");
+  const nlohmann::json& device = run.device;
   REQUIRE(device.at("models").size() == 2);
   CHECK(device.at("models")[0].at("ok") == true);
   const nlohmann::json block = device.at("models")[1];
@@ -125,11 +142,24 @@ TEST_CASE("run fails a device on which a model cannot run, naming the model and 
   CHECK(block.at("error").get<std::string>().find("arange") != std::string::npos);
 
   // The table marks the row and says what went wrong under it.
-  const ProgramResult table =
-      run_cli(run_args(args), std::nullopt, {{"BACKPLANE_FALLBACK", "cpu"}});
-  CHECK(table.exit_code == 1);
-  CHECK(table.out.find("FAILED") != std::string::npos);
-  CHECK(table.out.find("buggy_broadcast:0: transformer_block: arange") != std::string::npos);
+  CHECK(run.table.out.find("buggy_broadcast:0: transformer_block: arange") != std::string::npos);
+}
+
+TEST_CASE("run fails a device whose model output is out of tolerance, with the error") {
+  // buggy_leaky_relu's relu lets 1% of each negative through. The MLP's linears fall back
+  // to cpu:0 and its relus run on the plugin: the output is plausible, and wrong.
+  const FailedRun run = run_buggy_with_fallback("leaky_relu");
+  REQUIRE(run.device.at("models").size() == 2);
+  const nlohmann::json mlp = run.device.at("models")[0];
+  CHECK(mlp.at("model") == "mlp");
+  CHECK(mlp.at("checked") == true);
+  CHECK(mlp.at("ok") == false);
+  CHECK_FALSE(mlp.contains("error"));  // it ran; its numbers are what failed
+  CHECK(mlp.at("max_abs_err").get<double>() > mlp.at("tolerance").get<double>());
+
+  CHECK(run.table.out.find(" FAIL ") != std::string::npos);
+  CHECK(run.table.out.find("buggy_leaky_relu:0: mlp: max abs error ") != std::string::npos);
+  CHECK(run.table.out.find("exceeds the tolerance") != std::string::npos);
 }
 
 TEST_CASE("run fails a device whose quick conformance suite finds crashes") {
@@ -155,10 +185,20 @@ TEST_CASE("run fails a device whose quick conformance suite finds crashes") {
   }
 }
 
-TEST_CASE("run with --devices that matches nothing is an error naming the option") {
+TEST_CASE("run with --devices that matches nothing is an error naming the option and why") {
   const ProgramResult r = run_cli(run_args({"--devices", "nosuch:3"}));
   CHECK(r.exit_code == 1);
-  CHECK(r.err.find("--devices nosuch:3: no device matches") != std::string::npos);
+  CHECK(r.err.find("--devices nosuch:3: no device matches (devices here: reference:0") !=
+        std::string::npos);
+
+  // A mistyped --plugin path is named: it is why the device the user wanted is missing.
+  const ProgramResult typo = run_cli(
+      run_args({"--devices", "cpu", "--plugin", "/nonexistent/libbackplane_plugin_cpu.so"}));
+  INFO("stderr: " << typo.err);
+  CHECK(typo.exit_code == 1);
+  CHECK(typo.err.find("--devices cpu: no device matches") != std::string::npos);
+  CHECK(typo.err.find("--plugin /nonexistent/libbackplane_plugin_cpu.so: failed (no such file)") !=
+        std::string::npos);
 }
 
 }  // namespace

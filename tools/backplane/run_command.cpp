@@ -232,13 +232,25 @@ int run_main(const RunOptions& o) {
                               p.report.path, p.report.message, p.report.backends});
 
   std::vector<Device> devices;
+  std::vector<std::string> present;
   for (const BackendInfo& b : backends())
     for (int i = 0; i < b.device_count; ++i) {
       const Device d = Device::parse(fmt::format("{}:{}", b.name, i));
+      present.push_back(d.str());
       if (wanted(o, d)) devices.push_back(d);
     }
-  BP_CHECK(!devices.empty(), ErrorCode::InvalidArgument,
-           "--devices {}: no device matches (devices here: see `backplane devices`)", o.devices);
+  if (devices.empty()) {
+    // Say what is there, and which --plugin files did not load: a mistyped path is the
+    // usual reason a device the user expected is missing.
+    std::string not_loaded;
+    for (const LoadedPlugin& p : runtime.plugins)
+      if (p.explicit_file && p.report.status != LoadStatus::Loaded)
+        not_loaded += fmt::format("; --plugin {}: {} ({})", p.report.path,
+                                  to_string(p.report.status), p.report.message);
+    throw Error(ErrorCode::InvalidArgument,
+                fmt::format("--devices {}: no device matches (devices here: {}){}", o.devices,
+                            fmt::join(present, ", "), not_loaded));
+  }
 
   const fs::path scratch =
       fs::temp_directory_path() /
@@ -283,7 +295,7 @@ int run_main(const RunOptions& o) {
                ex::TransformerBlock::kName, ex::TransformerBlock::describe(transformer_config(o)));
     fmt::print(
         "max err: largest |device - reference:0| over the output (tolerance {} x "
-        "max(1, max |reference|)); ms/fwd: mean of {} forward passes\n",
+        "max(1, max |reference|)); ms/fwd: median of {} forward passes\n",
         ex::kTolerance, o.iterations);
     fmt::print("{} in {:.1f} s\n", report.ok() ? "all devices passed" : "FAILED", report.seconds);
   }

@@ -216,6 +216,17 @@ void add_f32_broadcast_modulo(sdk::TensorArg self, sdk::TensorArg other, sdk::Sc
   });
 }
 
+// LeakyRelu: the kernel of leaky_relu (default slope 0.01) registered under relu, a
+// copy-paste slip. Plausible-looking output, wrong by 1% of every negative input:
+// `backplane run`'s MLP (tests/tools/test_run_command.cpp) must come out of tolerance.
+float leaky_relu(float x) {
+  return x < 0.0f ? 0.01f * x : x;
+}
+
+void leaky_relu_f32(sdk::TensorArg self, sdk::TensorArg out) {
+  sdk::map<float>(out, leaky_relu, self);
+}
+
 // Segfault: a store through a pointer that is NULL. Both are volatile: the compiler cannot
 // know the pointer is NULL (so emits no trap instruction instead, which would be SIGILL)
 // nor drop the store.
@@ -259,6 +270,9 @@ void register_kernels(sdk::Host& host, uint32_t backend, Bug bug) {
       break;
     case Bug::Segfault:
       r.kernel<neg_f32_segfault>("neg", kF32).kernel<relu_f32>("relu", kF32);
+      break;
+    case Bug::LeakyRelu:
+      r.kernel<neg_f32>("neg", kF32).kernel<leaky_relu_f32>("relu", kF32);
       break;
     default:
       r.kernel<neg_f32>("neg", kF32).kernel<relu_f32>("relu", kF32);

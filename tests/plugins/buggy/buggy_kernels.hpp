@@ -18,6 +18,7 @@ enum class Bug {
   Broadcast,    // add.Tensor f32 reads a broadcast input at flat index % its own size
   Segfault,     // neg f32 writes through a null pointer
   Hang,         // exp f32 never returns
+  LeakyRelu,    // relu f32 is leaky_relu's kernel: negatives become 0.01 x instead of 0
   Device,       // device API bugs only (buggy_device.hpp); every kernel is correct
 };
 
