@@ -185,6 +185,35 @@ TEST_CASE("run fails a device whose quick conformance suite finds crashes") {
   }
 }
 
+TEST_CASE("run fails when a --plugin file does not load, and still runs the other devices") {
+  // The user asked for that plugin: "all devices passed" without its devices would mislead.
+  // The children get only the plugins that loaded, so cpu:0's suite and models are not
+  // failed by the missing file.
+  const std::string missing = "/nonexistent/libbackplane_plugin_acme.so";
+  const ProgramResult r = run_cli(
+      run_args({"--json", "-", "--devices", "cpu", "--plugin", missing, "--plugin", kCpuPlugin}));
+  INFO("stdout: " << r.out << "\nstderr: " << r.err);
+  CHECK(r.exit_code == 1);
+  const nlohmann::json summary = parse_summary(r);
+  CHECK(summary.at("ok") == false);
+  const nlohmann::json acme = find_plugin(summary, "path", missing);
+  REQUIRE(acme.is_object());
+  CHECK(acme.at("status") == "failed");
+  CHECK(acme.at("requested") == true);
+  CHECK(acme.at("ok") == false);
+  CHECK(find_plugin(summary, "name", "cpu").at("ok") == true);
+  const nlohmann::json cpu = find_device(summary, "cpu:0");
+  REQUIRE(cpu.is_object());
+  CHECK(cpu.at("ok") == true);
+  CHECK(cpu.at("conformance").at("ok") == true);
+
+  const ProgramResult table = run_cli(run_args(
+      {"--no-conformance", "--devices", "cpu", "--plugin", missing, "--plugin", kCpuPlugin}));
+  CHECK(table.exit_code == 1);
+  CHECK(table.out.find("problems:\n  --plugin " + missing + ": failed: no such file") !=
+        std::string::npos);
+}
+
 TEST_CASE("run with --devices that matches nothing is an error naming the option and why") {
   const ProgramResult r = run_cli(run_args({"--devices", "nosuch:3"}));
   CHECK(r.exit_code == 1);

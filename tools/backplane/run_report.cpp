@@ -15,7 +15,8 @@ bool RunDevice::ok() const {
 }
 
 bool RunReport::ok() const {
-  return std::all_of(devices.begin(), devices.end(), [](const RunDevice& d) { return d.ok(); });
+  return std::all_of(plugins.begin(), plugins.end(), [](const RunPlugin& p) { return p.ok(); }) &&
+         std::all_of(devices.begin(), devices.end(), [](const RunDevice& d) { return d.ok(); });
 }
 
 namespace {
@@ -103,6 +104,8 @@ std::string render_table(const RunReport& report) {
 
   // What went wrong, in full, under the table.
   std::string problems;
+  for (const RunPlugin& p : report.plugins)
+    if (!p.ok()) problems += fmt::format("  --plugin {}: {}: {}\n", p.path, p.status, p.message);
   for (const RunDevice& d : report.devices) {
     if (d.conformance && !d.conformance->ok())
       problems += d.conformance->error.empty()
@@ -168,7 +171,9 @@ nlohmann::json to_json(const RunReport& report) {
                        {"status", p.status},
                        {"path", p.path},
                        {"message", p.message},
-                       {"backends", p.backends}});
+                       {"backends", p.backends},
+                       {"requested", p.requested},
+                       {"ok", p.ok()}});
   nlohmann::json devices = nlohmann::json::array();
   for (const RunDevice& d : report.devices) {
     nlohmann::json dj = {{"device", d.device}, {"name", d.name}, {"plugin", d.plugin}};

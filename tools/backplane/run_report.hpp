@@ -14,6 +14,10 @@ namespace bp::cli {
 struct RunPlugin {
   std::string name, status, path, message;
   std::vector<std::string> backends;
+  bool requested = false;  // named with --plugin: failing to load it fails the run
+  // A plugin the user asked for by file that failed or was refused: the devices it should
+  // have brought are missing, so "all devices passed" would be wrong.
+  bool ok() const { return !requested || (status != "failed" && status != "refused"); }
 };
 
 struct RunConformance {
