@@ -9,12 +9,20 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdint>
 #include <cstdio>
 #include <exception>
 #include <functional>
 #include <string>
 
 namespace bp::examples {
+
+// A model-size flag: a positive number (`validator`: another range) shown with its default.
+inline void add_size_flag(CLI::App& app, const std::string& name, int64_t& value,
+                          const std::string& help,
+                          const CLI::Validator& validator = CLI::PositiveNumber) {
+  app.add_option(name, value, help)->check(validator)->capture_default_str();
+}
 
 template <class Model, class Config>
 int example_main(int argc, char** argv, const std::string& about,

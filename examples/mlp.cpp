@@ -5,24 +5,15 @@
 #include "example_main.hpp"
 
 int main(int argc, char** argv) {
+  using bp::examples::add_size_flag;
   using bp::examples::MlpConfig;
   return bp::examples::example_main<bp::examples::Mlp, MlpConfig>(
       argc, argv, "MLP forward pass: (linear -> relu) x layers -> linear -> log_softmax",
       [](CLI::App& app, MlpConfig& c) {
-        app.add_option("--batch", c.batch, "Rows of the input")
-            ->check(CLI::PositiveNumber)
-            ->capture_default_str();
-        app.add_option("--in", c.in, "Input features")
-            ->check(CLI::PositiveNumber)
-            ->capture_default_str();
-        app.add_option("--hidden", c.hidden, "Width of the hidden layers")
-            ->check(CLI::PositiveNumber)
-            ->capture_default_str();
-        app.add_option("--classes", c.classes, "Outputs")
-            ->check(CLI::PositiveNumber)
-            ->capture_default_str();
-        app.add_option("--layers", c.layers, "Hidden layers")
-            ->check(CLI::NonNegativeNumber)
-            ->capture_default_str();
+        add_size_flag(app, "--batch", c.batch, "Rows of the input");
+        add_size_flag(app, "--in", c.in, "Input features");
+        add_size_flag(app, "--hidden", c.hidden, "Width of the hidden layers");
+        add_size_flag(app, "--classes", c.classes, "Outputs");
+        add_size_flag(app, "--layers", c.layers, "Hidden layers", CLI::NonNegativeNumber);
       });
 }

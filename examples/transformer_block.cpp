@@ -7,24 +7,15 @@
 #include "example_main.hpp"
 
 int main(int argc, char** argv) {
+  using bp::examples::add_size_flag;
   using bp::examples::TransformerBlockConfig;
   return bp::examples::example_main<bp::examples::TransformerBlock, TransformerBlockConfig>(
       argc, argv, "Transformer block forward pass (pre-norm, causal multi-head attention)",
       [](CLI::App& app, TransformerBlockConfig& c) {
-        app.add_option("--batch", c.batch, "Sequences")
-            ->check(CLI::PositiveNumber)
-            ->capture_default_str();
-        app.add_option("--seq", c.seq, "Tokens per sequence")
-            ->check(CLI::PositiveNumber)
-            ->capture_default_str();
-        app.add_option("--dim", c.dim, "Model width")
-            ->check(CLI::PositiveNumber)
-            ->capture_default_str();
-        app.add_option("--heads", c.heads, "Attention heads (dim must be a multiple)")
-            ->check(CLI::PositiveNumber)
-            ->capture_default_str();
-        app.add_option("--ffn", c.ffn, "Hidden width of the MLP")
-            ->check(CLI::PositiveNumber)
-            ->capture_default_str();
+        add_size_flag(app, "--batch", c.batch, "Sequences");
+        add_size_flag(app, "--seq", c.seq, "Tokens per sequence");
+        add_size_flag(app, "--dim", c.dim, "Model width");
+        add_size_flag(app, "--heads", c.heads, "Attention heads (dim must be a multiple)");
+        add_size_flag(app, "--ffn", c.ffn, "Hidden width of the MLP");
       });
 }

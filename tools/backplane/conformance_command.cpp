@@ -9,6 +9,7 @@
 #include "command.hpp"
 #include "conformance_progress.hpp"
 #include "plugin_options.hpp"
+#include "program_files.hpp"
 
 #include <backplane/backplane.hpp>
 #include <backplane/conformance/expectations.hpp>
@@ -64,14 +65,6 @@ std::string shell_quote(const std::string& s) {
   return out + "'";
 }
 
-fs::path self_program() {
-  std::error_code ec;
-  fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  BP_CHECK(!ec, ErrorCode::Internal, "cannot find this program's path (/proc/self/exe): {}",
-           ec.message());
-  return self;
-}
-
 std::vector<ScalarType> parse_dtype_list(const std::string& text) {
   std::vector<ScalarType> out;
   std::stringstream in(text);
@@ -85,18 +78,10 @@ std::vector<ScalarType> parse_dtype_list(const std::string& text) {
   return out;
 }
 
-void write_file(const std::string& path, const std::string& text, const char* what) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  BP_CHECK(out.good(), ErrorCode::InvalidArgument, "cannot write the {} report to '{}'", what,
-           path);
-}
-
 void write_reports(const cf::Report& report, const ConformanceOptions& o) {
-  if (!o.json.empty()) write_file(o.json, cf::to_json(report).dump(2) + "\n", "JSON");
-  if (!o.junit.empty()) write_file(o.junit, cf::to_junit(report), "JUnit");
-  if (!o.markdown.empty()) write_file(o.markdown, cf::to_markdown(report), "Markdown");
+  if (!o.json.empty()) write_file(o.json, cf::to_json(report).dump(2) + "\n", "JSON report");
+  if (!o.junit.empty()) write_file(o.junit, cf::to_junit(report), "JUnit report");
+  if (!o.markdown.empty()) write_file(o.markdown, cf::to_markdown(report), "Markdown report");
 }
 
 // Plugin files the workers and repro lines must load: the explicit --plugin files and the

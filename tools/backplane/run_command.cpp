@@ -7,6 +7,7 @@
 #include "child_process.hpp"
 #include "command.hpp"
 #include "plugin_options.hpp"
+#include "program_files.hpp"
 #include "run_report.hpp"
 
 #include "models/mlp.hpp"
@@ -21,7 +22,6 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <sstream>
 
@@ -61,28 +61,6 @@ ex::TransformerBlockConfig transformer_config(const RunOptions& o) {
   if (o.batch > 0) c.batch = o.batch;
   if (o.seq > 0) c.seq = o.seq;
   return c;
-}
-
-fs::path self_program() {
-  std::error_code ec;
-  fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  BP_CHECK(!ec, ErrorCode::Internal, "cannot find this program's path (/proc/self/exe): {}",
-           ec.message());
-  return self;
-}
-
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-void write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  BP_CHECK(out.good(), ErrorCode::InvalidArgument, "cannot write '{}'", path);
 }
 
 // --plugin and --config as the children must see them (absolute: they start elsewhere).
@@ -137,9 +115,9 @@ int run_worker(const RunOptions& o) {
   nlohmann::json results = nlohmann::json::array();
   // Written after each model, so a crash in the second keeps the first's result.
   results.push_back(model_to_json(run_one<ex::Mlp>(mlp_config(o), o, device)));
-  write_file(o.result, results.dump());
+  write_file(o.result, results.dump(), "model results");
   results.push_back(model_to_json(run_one<ex::TransformerBlock>(transformer_config(o), o, device)));
-  write_file(o.result, results.dump());
+  write_file(o.result, results.dump(), "model results");
   return kExitOk;
 }
 
@@ -170,14 +148,7 @@ RunConformance run_conformance(const RunOptions& o, const std::string& device,
     c.error = failure_text(child);
     return c;
   }
-  const conformance::Summary s = conformance::report_from_json(j, report_file.string()).summary();
-  c.passed = s.passed;
-  c.failed = s.failed;
-  c.unsupported = s.unsupported;
-  c.xfail = s.xfail;
-  c.xpass = s.xpass;
-  c.crashed = s.crashed;
-  c.timeout = s.timeout;
+  c.counts = conformance::report_from_json(j, report_file.string()).summary();
   return c;
 }
 
@@ -297,7 +268,7 @@ int run_main(const RunOptions& o) {
     if (o.json == "-")
       fmt::print("{}", text);
     else
-      write_file(o.json, text);
+      write_file(o.json, text, "JSON summary");
   }
   if (o.json != "-") {
     fmt::print("{}", render_table(report));

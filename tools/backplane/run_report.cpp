@@ -24,13 +24,14 @@ namespace {
 std::string conformance_cell(const std::optional<RunConformance>& c, bool oracle) {
   if (!c) return oracle ? "oracle" : "not run";
   if (!c->error.empty()) return "ERROR";
-  std::string text = fmt::format("{} passed", c->passed);
-  if (c->failed) text += fmt::format(", {} FAILED", c->failed);
-  if (c->crashed) text += fmt::format(", {} CRASHED", c->crashed);
-  if (c->timeout) text += fmt::format(", {} TIMEOUT", c->timeout);
-  if (c->xpass) text += fmt::format(", {} XPASS", c->xpass);
-  if (c->xfail) text += fmt::format(", {} xfail", c->xfail);
-  if (c->unsupported) text += fmt::format(", {} unsupported", c->unsupported);
+  const conformance::Summary& n = c->counts;
+  std::string text = fmt::format("{} passed", n.passed);
+  if (n.failed) text += fmt::format(", {} FAILED", n.failed);
+  if (n.crashed) text += fmt::format(", {} CRASHED", n.crashed);
+  if (n.timeout) text += fmt::format(", {} TIMEOUT", n.timeout);
+  if (n.xpass) text += fmt::format(", {} XPASS", n.xpass);
+  if (n.xfail) text += fmt::format(", {} xfail", n.xfail);
+  if (n.unsupported) text += fmt::format(", {} unsupported", n.unsupported);
   return text;
 }
 
@@ -179,10 +180,11 @@ nlohmann::json to_json(const RunReport& report) {
     nlohmann::json dj = {{"device", d.device}, {"name", d.name}, {"plugin", d.plugin}};
     if (d.conformance) {
       const RunConformance& c = *d.conformance;
-      dj["conformance"] = {{"suite", "quick"},     {"passed", c.passed},
-                           {"failed", c.failed},   {"unsupported", c.unsupported},
-                           {"xfail", c.xfail},     {"xpass", c.xpass},
-                           {"crashed", c.crashed}, {"timeout", c.timeout},
+      const conformance::Summary& n = c.counts;
+      dj["conformance"] = {{"suite", "quick"},     {"passed", n.passed},
+                           {"failed", n.failed},   {"unsupported", n.unsupported},
+                           {"xfail", n.xfail},     {"xpass", n.xpass},
+                           {"crashed", n.crashed}, {"timeout", n.timeout},
                            {"seconds", c.seconds}, {"ok", c.ok()}};
       if (!c.error.empty()) dj["conformance"]["error"] = c.error;
     } else {

@@ -2,6 +2,8 @@
 // the --json document (docs/examples.md describes both). Filled by run_command.cpp.
 #pragma once
 
+#include <backplane/conformance/report.hpp>
+
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -21,10 +23,10 @@ struct RunPlugin {
 };
 
 struct RunConformance {
-  int64_t passed = 0, failed = 0, unsupported = 0, xfail = 0, xpass = 0, crashed = 0, timeout = 0;
+  conformance::Summary counts;  // the quick suite's outcome counts
   double seconds = 0.0;
   std::string error;  // the suite could not run (its process failed before a report)
-  bool ok() const { return error.empty() && failed + xpass + crashed + timeout == 0; }
+  bool ok() const { return error.empty() && counts.failures() == 0; }
 };
 
 struct RunModel {
