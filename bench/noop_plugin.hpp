@@ -51,6 +51,7 @@ inline const bp_plugin_descriptor* noop_plugin_descriptor() {
                                         copy,
                                         nullptr,
                                         nullptr,
+                                        nullptr,
                                         nullptr};
       uint32_t id = 0;
       bp_status s = host->register_backend(host->host, "noop", &api, nullptr, &id);

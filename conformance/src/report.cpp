@@ -2,6 +2,7 @@
 #include "backplane/conformance/report.hpp"
 
 #include <backplane/core/error.hpp>
+#include <backplane/dispatch/runtime.hpp>
 
 #include <algorithm>
 #include <array>
@@ -113,6 +114,11 @@ nlohmann::json to_json(const Report& report) {
   j["device_name"] = report.device_name;
   j["plugin"] = report.plugin;
   j["plugin_path"] = report.plugin_path;
+  j["host_cpu"] = report.host_cpu;
+  nlohmann::json attributes = nlohmann::json::object();  // the key=value pairs
+  for (const DeviceAttribute& a : parse_device_attributes(report.device_attributes))
+    attributes[a.key] = a.value;
+  j["device_attributes"] = std::move(attributes);
   j["seed"] = report.seed;
   j["suite"] = report.suite;
   j["shard"] = report.shard;
@@ -155,6 +161,19 @@ Report report_from_json(const nlohmann::json& j, std::string_view source) {
   r.device_name = j.value("device_name", "");
   r.plugin = field<std::string>(j, "plugin", source, "the report");
   r.plugin_path = j.value("plugin_path", "");
+  r.host_cpu = j.value("host_cpu", "");
+  if (j.contains("device_attributes")) {
+    const nlohmann::json& attributes = j.at("device_attributes");
+    BP_CHECK(attributes.is_object(), ErrorCode::Parse,
+             "{}: \"device_attributes\" is not an object of strings", source);
+    std::vector<DeviceAttribute> pairs;
+    for (const auto& [key, value] : attributes.items()) {
+      BP_CHECK(value.is_string(), ErrorCode::Parse, "{}: device attribute '{}' is not a string",
+               source, key);
+      pairs.push_back({key, value.get<std::string>()});
+    }
+    r.device_attributes = format_device_attributes(pairs);
+  }
   r.seed = field<uint64_t>(j, "seed", source, "the report");
   r.suite = field<std::string>(j, "suite", source, "the report");
   r.shard = j.value("shard", "");
@@ -204,6 +223,8 @@ Report merge_reports(std::vector<Report> shards) {
     same(merged.device, r.device, "device");
     same(merged.plugin, r.plugin, "plugin");
     same(merged.suite, r.suite, "suite");
+    // Shards computed at different ISA levels (say) are not one run's results.
+    same(merged.device_attributes, r.device_attributes, "device attributes");
     same(std::to_string(merged.seed), std::to_string(r.seed), "seed");
     for (const CaseResult& c : r.cases) {
       const auto [it, inserted] = seen.emplace(c.id, i);

@@ -171,12 +171,25 @@ std::string to_junit(const Report& report) {
   return out;
 }
 
+namespace {
+// "host CPU: AMD EPYC; cpu:0 attributes: isa=avx2 highway=AVX2" and `end`, or "" when
+// the report has neither (reports of older versions).
+std::string where_it_ran(const Report& report, const char* end) {
+  std::string out;
+  if (!report.host_cpu.empty()) out += "host CPU: " + report.host_cpu;
+  if (!report.device_attributes.empty())
+    out += (out.empty() ? "" : "; ") + report.device + " attributes: " + report.device_attributes;
+  return out.empty() ? out : out + end;
+}
+}  // namespace
+
 std::string to_markdown(const Report& report) {
   const Summary s = report.summary();
   std::string out = fmt::format("# Conformance: {} ({})\n\n", report.device, report.plugin);
   out += fmt::format("Device **{}**, suite **{}**, seed **{}**{}, {:.1f} s.\n\n",
                      md_escape(report.device_name), report.suite, report.seed,
                      report.shard.empty() ? "" : ", shard " + report.shard, report.seconds);
+  out += where_it_ran(report, "\n\n");
   out +=
       "| passed | failed | crashed | timeout | xpass | xfail | unsupported |\n"
       "| --- | --- | --- | --- | --- | --- | --- |\n";
@@ -223,6 +236,7 @@ std::string to_markdown(const Report& report) {
 
 std::string terminal_matrix(const Report& report, bool color) {
   const Matrix m = build_matrix(report);
+  std::string ran = where_it_ran(report, "\n");
   size_t op_width = 2;
   for (const std::string& op : m.ops) op_width = std::max(op_width, op.size());
   const char* red = color ? "\033[31m" : "";
@@ -248,7 +262,7 @@ std::string terminal_matrix(const Report& report, bool color) {
   out += fmt::format("\n{}{}{}\n", s.failures() ? red : green, summary_line(s), reset);
   out += fmt::format("coverage: primitives {:.0f}% native, composites {:.0f}% run\n",
                      100.0 * report.primitive_coverage(), 100.0 * report.composite_coverage());
-  return out;
+  return out + ran;
 }
 
 }  // namespace bp::conformance

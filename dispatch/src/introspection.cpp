@@ -6,6 +6,10 @@
 
 #include <fmt/format.h>
 
+#include <cstddef>
+#include <fstream>
+#include <utility>
+
 namespace bp {
 
 std::string_view to_string(LoadStatus s) {
@@ -54,6 +58,66 @@ DeviceInfo device_info(Device device) {
   return DeviceInfo{device,         p.name,          p.vendor,
                     p.total_memory, p.compute_units, (p.flags & BP_DEVICE_HOST_ACCESSIBLE) != 0,
                     p.dtypes,       p.architecture};
+}
+
+std::vector<DeviceAttribute> device_attributes(Device device) {
+  detail::Backend& b = detail::Runtime::get().backend_for(device);
+  constexpr size_t kSlotEnd =
+      offsetof(bp_device_api, device_attributes) + sizeof(bp_device_api::device_attributes);
+  if (b.api->struct_size < kSlotEnd || !b.api->device_attributes) return {};
+  // A plugin writes at most the capacity; the last byte is NUL whatever it wrote.
+  char text[1024] = {};
+  detail::thread_plugin_error() = {};
+  const bp_status s = b.api->device_attributes(b.ctx, device.index, text, sizeof text);
+  detail::PluginError err = std::exchange(detail::thread_plugin_error(), {});
+  if (s != BP_OK)
+    throw Error(ErrorCode::Backend,
+                fmt::format("{}: device_attributes returned status {}{}", device.str(), s,
+                            err.message.empty() ? std::string() : ": " + err.message));
+  text[sizeof text - 1] = '\0';
+  return parse_device_attributes(text);
+}
+
+std::vector<DeviceAttribute> parse_device_attributes(std::string_view rest) {
+  std::vector<DeviceAttribute> out;
+  while (!rest.empty()) {
+    const size_t start = rest.find_first_not_of(' ');
+    if (start == std::string_view::npos) break;
+    rest.remove_prefix(start);
+    const std::string_view pair = rest.substr(0, rest.find(' '));
+    rest.remove_prefix(pair.size());
+    const size_t eq = pair.find('=');
+    out.push_back({std::string(pair.substr(0, eq)), eq == std::string_view::npos
+                                                        ? std::string()
+                                                        : std::string(pair.substr(eq + 1))});
+  }
+  return out;
+}
+
+std::string device_attribute(const std::vector<DeviceAttribute>& attributes, std::string_view key) {
+  for (const DeviceAttribute& a : attributes)
+    if (a.key == key) return a.value;
+  return {};
+}
+
+std::string host_cpu_model() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(cpuinfo, line))
+    if (line.rfind("model name", 0) == 0) {
+      const size_t colon = line.find(':');
+      if (colon != std::string::npos && colon + 2 <= line.size()) return line.substr(colon + 2);
+    }
+  return "unknown CPU";
+}
+
+std::string format_device_attributes(const std::vector<DeviceAttribute>& attributes) {
+  std::string out;
+  for (const DeviceAttribute& a : attributes) {
+    if (!out.empty()) out += ' ';
+    out += a.value.empty() ? a.key : a.key + "=" + a.value;
+  }
+  return out;
 }
 
 RawDeviceApi raw_device_api(Device device) {

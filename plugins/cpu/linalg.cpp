@@ -6,20 +6,26 @@
 //     is passed with a transpose flag, any other layout is first copied contiguous;
 //   - f16/bf16 are widened to f32 (exact), multiplied by sgemm, and rounded back once;
 //   - f64 and the integer dtypes use a blocked loop here (oneDNN has no dgemm): f64 sums in
-//     f64, integers in uint64, which is PyTorch's wrap-around result modulo 2^bits.
+//     f64, integers in uint64, which is PyTorch's wrap-around result modulo 2^bits;
+//   - f32/f16/bf16 products with an inf or NaN, or values large enough that an f32 partial
+//     sum could overflow, take that loop too, summing in double (onednn_keeps_semantics):
+//     oneDNN's result for them depends on the kernel its ISA dispatch picked (docs/cpu.md,
+//     "ISA levels").
 // Small products of a batch are spread over OpenMP threads, each sgemm then running on one
 // thread (oneDNN runs serially inside a parallel region); large ones run one after another,
 // each cut into row or column panels that the threads take dynamically, one single-threaded
 // sgemm per panel (see kMinPanel); a large product too narrow for two panels uses oneDNN's
 // own threads. The regions never nest, so threads never oversubscribe.
 #include "onednn.hpp"
-#include "simd_reduce.hpp"
+#include "simd.hpp"
 #include "strided_view.hpp"
 
 #include <dnnl.h>
 #include <omp.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -71,9 +77,9 @@ void pack_f32(const Mat<const T>& m, float* dst) {
       if (m.cs == 1) {
         const auto* bits = reinterpret_cast<const uint16_t*>(src);
         if constexpr (std::is_same_v<T, Half>)
-          simd_f16_to_f32(bits, row, m.cols);
+          simd::half_to_float(bits, row, m.cols);
         else
-          simd_bf16_to_f32(bits, row, m.cols);
+          simd::bfloat16_to_float(bits, row, m.cols);
         continue;
       }
     }
@@ -209,17 +215,19 @@ dnnl_status_t half_gemm(const Mat<const T>& a, const Mat<const T>& b, const Mat<
   return s;
 }
 
-// f64 and integers: B packed contiguous in the accumulator type, then for each row of A a
-// row of accumulators updated by axpy over k (unit stride, so it vectorises). Integers
-// accumulate in uint64 (exact modulo 2^64, hence modulo 2^bits of T).
+// f64, integers and the f32/f16/bf16 products that must sum in double: B packed contiguous
+// in the accumulator type, then for each row of A a row of accumulators updated by axpy
+// over k (unit stride, so it vectorises). Floating types accumulate in double, in the
+// reference's order (products of f32 values are exact in double), and round once; integers
+// in uint64 (exact modulo 2^64, hence modulo 2^bits of T).
 template <typename T>
 void loop_gemm(const Mat<const T>& a, const Mat<const T>& b, const Mat<T>& c, bool threaded) {
-  using Acc = std::conditional_t<std::is_same_v<T, double>, double, uint64_t>;
+  using Acc = std::conditional_t<kIsFloat<T>, double, uint64_t>;
   const int64_t n = a.rows, k = a.cols, m = b.cols;
   if (n == 0 || m == 0) return;
   auto to_acc = [](T v) {
-    if constexpr (std::is_same_v<T, double>)
-      return v;
+    if constexpr (kIsFloat<T>)
+      return static_cast<double>(widen(v));
     else
       return static_cast<uint64_t>(static_cast<int64_t>(v));
   };
@@ -244,8 +252,46 @@ void loop_gemm(const Mat<const T>& a, const Mat<const T>& b, const Mat<T>& c, bo
   }
 }
 
+// The largest |x| over the elements of `m`; +inf when one is inf or NaN.
+template <typename T>
+double abs_max(const Mat<const T>& m) {
+  float max = 0.0f;
+  bool finite = true;
+  for (int64_t i = 0; i < m.rows; ++i)
+    for (int64_t j = 0; j < m.cols; ++j) {
+      const float x = std::fabs(static_cast<float>(widen(m.at(i, j))));
+      finite &= x <= std::numeric_limits<float>::max();  // false for inf and NaN
+      max = x > max ? x : max;
+    }
+  return finite ? max : std::numeric_limits<double>::infinity();
+}
+
+// Whether oneDNN's f32 GEMM gives the reference's result (a double sum, rounded once) for
+// this product, whatever kernel its ISA dispatch picked. Two kinds of input do not keep it:
+//  - an inf or NaN element: oneDNN's SSE4.1 kernels lose NaNs (matmul/f16/
+//    special_values_4x8_8x4 gave -inf where 0 * inf or a NaN makes NaN);
+//  - finite values large enough that an f32 partial sum can overflow: -inf + (a + b) is
+//    -inf in double but NaN in f32 when a + b overflows to +inf first, and whether it does
+//    depends on the kernel's order of additions (matmul/bf16/special_values_4x8_8x4 gave
+//    NaN under the AVX2 and SSE4.1 kernels, -inf under AVX-512). Every partial sum is
+//    bounded by k * max|a| * max|b| (times (1 + u)^k for its roundings, < 1.3 for any k
+//    below 2^22: the factor 2 covers it).
+// Such products sum in double instead (loop_gemm), exactly as the reference does.
+// docs/cpu.md, "ISA levels", states the rule.
+template <typename T>
+bool onednn_keeps_semantics(const Mat<const T>& a, const Mat<const T>& b) {
+  const double bound = static_cast<double>(a.cols) * abs_max(a) * abs_max(b);
+  return bound <= 0.5 * static_cast<double>(std::numeric_limits<float>::max());
+}
+
 template <typename T>
 dnnl_status_t gemm(const Mat<const T>& a, const Mat<const T>& b, const Mat<T>& c, bool threaded) {
+  if constexpr (std::is_same_v<T, float> || kIsHalfLike<T>) {
+    if (!onednn_keeps_semantics(a, b)) {
+      loop_gemm(a, b, c, threaded);
+      return dnnl_success;
+    }
+  }
   if constexpr (std::is_same_v<T, float>) {
     return sgemm(a, b, c, threaded);
   } else if constexpr (kIsHalfLike<T>) {

@@ -17,9 +17,12 @@ using SgemmFunction = dnnl_status_t (*)(char, char, dnnl_dim_t, dnnl_dim_t, dnnl
 struct OneDnn {
   SgemmFunction sgemm = nullptr;
   std::string problem;  // why sgemm is null: "cannot open libdnnl.so.2: ..."
+  dnnl_cpu_isa_t (*get_effective_cpu_isa)() = nullptr;  // for the device's attributes
+  std::string cap_problem;  // why the ISA cap (isa_cap.hpp) could not be set; "" if it was
 };
 
-// Opens oneDNN (libdnnl.so.<the major built against>) once per process; thread-safe.
+// Opens oneDNN (libdnnl.so.<the major built against>) once per process and caps its ISA at
+// the plugin's level (isa_cap.hpp) before anything can JIT; thread-safe.
 const OneDnn& onednn();
 
 }  // namespace bp::cpu

@@ -2,12 +2,14 @@
 // ordinary (64-byte aligned) host memory, copies are memcpy, and work is synchronous, so
 // there are no streams. Kernels live in the other files of this folder.
 #include "cpu.hpp"
+#include "isa_cap.hpp"
 
 #include <backplane/sdk/host_allocation.hpp>
 
 #include <omp.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -92,15 +94,34 @@ bp_status device_synchronize(void*, int32_t, void*) {
   return BP_OK;
 }
 
+// The ISA level and each library's choice (isa_cap.hpp), for reports.
+bp_status device_attributes(void*, int32_t index, char* out, size_t capacity) {
+  if (index != 0) return fail(BP_ERR_INVALID_ARGUMENT, "cpu has one device (index 0)");
+  if (!out || capacity == 0)
+    return fail(BP_ERR_INVALID_ARGUMENT, "cpu: device_attributes needs a buffer");
+  try {
+    const std::string text = isa_attributes();
+    const size_t n = std::min(text.size(), capacity - 1);
+    std::memcpy(out, text.data(), n);
+    out[n] = '\0';
+    return BP_OK;
+  } catch (const std::exception& e) {
+    return fail(BP_ERR_INTERNAL, std::string("cpu: device_attributes: ") + e.what());
+  }
+}
+
 const bp_device_api kDeviceApi = {
     sizeof(bp_device_api), device_count, device_properties, device_alloc,       device_free,
-    device_copy,           nullptr,      nullptr,           device_synchronize,
+    device_copy,           nullptr,      nullptr,           device_synchronize, device_attributes,
 };
 
-bp_status init(const bp_host_api* host, const char*) {
+bp_status init(const bp_host_api* host, const char* options) {
   g_host = host;
+  // Before anything dispatches on the CPU's ISA (the kernel files log Highway's choice).
+  bp_status s = apply_isa_cap(host, options);
+  if (s != BP_OK) return s;
   uint32_t backend = 0;
-  bp_status s = host->register_backend(host->host, "cpu", &kDeviceApi, nullptr, &backend);
+  s = host->register_backend(host->host, "cpu", &kDeviceApi, nullptr, &backend);
   if (s != BP_OK) return s;
   for (auto reg : {register_copy_kernels, register_unary_kernels, register_binary_kernels,
                    register_reduction_kernels, register_indexing_kernels, register_linalg_kernels,

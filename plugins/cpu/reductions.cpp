@@ -7,6 +7,7 @@
 // integers and bool fold in uint64 and wrap like PyTorch. amax/amin propagate NaN;
 // argmax/argmin return the first index of the extreme, a NaN counting as the extreme.
 #include "reduce_engine.hpp"
+#include "simd.hpp"
 #include "simd_reduce.hpp"
 #include "strided_view.hpp"
 
@@ -31,9 +32,9 @@ void for_each_f32_chunk(const T* p, int64_t n, F&& f) {
     const int64_t m = std::min(kChunk, n - i);
     const auto* bits = reinterpret_cast<const uint16_t*>(p + i);
     if constexpr (std::is_same_v<T, Half>)
-      simd_f16_to_f32(bits, buf, m);
+      simd::half_to_float(bits, buf, m);
     else
-      simd_bf16_to_f32(bits, buf, m);
+      simd::bfloat16_to_float(bits, buf, m);
     f(buf, m);
   }
 }

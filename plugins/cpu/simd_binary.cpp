@@ -41,6 +41,18 @@ struct SubOp {
     return hn::Sub(x, y);
   }
 };
+// Whether this target has fused multiply-add instructions. Highway 1.0 emulates MulAdd as
+// a multiply and an add on the others (SSE4, the scalar baseline), which rounds twice and
+// overflows where the fused form does not: inf - alpha * big is inf fused, but
+// inf - inf = NaN when alpha * big overflows first (tests/cpu/test_cpu_binary.cpp caught it
+// under BACKPLANE_CPU_ISA=sse4). Those targets use std::fma, one rounding, so every ISA level
+// gives the same bits (docs/cpu.md, "ISA levels").
+#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+constexpr bool kNativeFma = true;
+#else
+constexpr bool kNativeFma = false;
+#endif
+
 struct AddScaledOp {
   template <class D, class V>
   HWY_INLINE V operator()(D, V x, V y, V alpha) const {
@@ -53,6 +65,15 @@ struct SubScaledOp {
     return hn::NegMulAdd(alpha, y, x);
   }
 };
+
+// a + alpha * b (kSign = 1) or a - alpha * b (kSign = -1) with one rounding, element by
+// element, for the targets without FMA.
+template <int kSign, typename T>
+HWY_NOINLINE void ScaledByFma(const T* a, int64_t a_step, const T* b, int64_t b_step, T* out,
+                              int64_t n, T alpha) {
+  const T signed_alpha = kSign > 0 ? alpha : -alpha;
+  for (int64_t i = 0; i < n; ++i) out[i] = std::fma(signed_alpha, b[i * b_step], a[i * a_step]);
+}
 struct MulOp {
   template <class D, class V>
   HWY_INLINE V operator()(D, V x, V y, V) const {
@@ -133,8 +154,10 @@ HWY_INLINE void BinaryAny(int op, const T* a, int64_t a_step, const T* b, int64_
     case Binary::kSub:
       return BinaryBySteps(SubOp{}, a, a_step, b, b_step, out, n, alpha);
     case Binary::kAddScaled:
+      if constexpr (!kNativeFma) return ScaledByFma<1>(a, a_step, b, b_step, out, n, alpha);
       return BinaryBySteps(AddScaledOp{}, a, a_step, b, b_step, out, n, alpha);
     case Binary::kSubScaled:
+      if constexpr (!kNativeFma) return ScaledByFma<-1>(a, a_step, b, b_step, out, n, alpha);
       return BinaryBySteps(SubScaledOp{}, a, a_step, b, b_step, out, n, alpha);
     case Binary::kMul:
       return BinaryBySteps(MulOp{}, a, a_step, b, b_step, out, n, alpha);

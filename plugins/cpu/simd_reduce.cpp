@@ -213,32 +213,6 @@ void SubSubF32(const float* x, float a, float b, float* y, int64_t n) {
   for (; i < n; ++i) y[i] = (x[i] - a) - b;
 }
 
-template <typename H>
-void WidenToF32(const uint16_t* HWY_RESTRICT src, float* HWY_RESTRICT dst, int64_t n) {
-  const hn::ScalableTag<float> df;
-  const hn::Rebind<H, decltype(df)> dh;
-  const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
-  const H* s = reinterpret_cast<const H*>(src);
-  int64_t i = 0;
-  for (; i + lanes <= n; i += lanes)
-    hn::StoreU(hn::PromoteTo(df, hn::LoadU(dh, s + i)), df, dst + i);
-  if (i < n) {
-    // The tail through a zero-padded buffer of one vector.
-    HWY_ALIGN H buf[hn::MaxLanes(df)] = {};
-    HWY_ALIGN float wide[hn::MaxLanes(df)];
-    for (int64_t j = i; j < n; ++j) buf[j - i] = s[j];
-    hn::Store(hn::PromoteTo(df, hn::Load(dh, buf)), df, wide);
-    for (int64_t j = i; j < n; ++j) dst[j] = wide[j - i];
-  }
-}
-
-void F16ToF32(const uint16_t* src, float* dst, int64_t n) {
-  WidenToF32<hwy::float16_t>(src, dst, n);
-}
-void BF16ToF32(const uint16_t* src, float* dst, int64_t n) {
-  WidenToF32<hwy::bfloat16_t>(src, dst, n);
-}
-
 }  // namespace bp::cpu::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
@@ -261,8 +235,6 @@ HWY_EXPORT(ExpShiftF32);
 HWY_EXPORT(ExpShiftF64);
 HWY_EXPORT(DivF32);
 HWY_EXPORT(SubSubF32);
-HWY_EXPORT(F16ToF32);
-HWY_EXPORT(BF16ToF32);
 
 float simd_sum_f32(const float* p, int64_t n) {
   return HWY_DYNAMIC_DISPATCH(SumF32)(p, n);
@@ -307,12 +279,6 @@ void simd_div_f32(const float* x, float s, float* y, int64_t n) {
 }
 void simd_sub_sub_f32(const float* x, float a, float b, float* y, int64_t n) {
   HWY_DYNAMIC_DISPATCH(SubSubF32)(x, a, b, y, n);
-}
-void simd_f16_to_f32(const uint16_t* src, float* dst, int64_t n) {
-  HWY_DYNAMIC_DISPATCH(F16ToF32)(src, dst, n);
-}
-void simd_bf16_to_f32(const uint16_t* src, float* dst, int64_t n) {
-  HWY_DYNAMIC_DISPATCH(BF16ToF32)(src, dst, n);
 }
 
 }  // namespace bp::cpu

@@ -40,8 +40,5 @@ double simd_exp_shift_f64(const double* x, double m, double* e, int64_t n);
 void simd_div_f32(const float* x, float s, float* y, int64_t n);
 void simd_sub_sub_f32(const float* x, float a, float b, float* y, int64_t n);
 
-// Exact widening of n f16 / bf16 values (their bit patterns) to f32.
-void simd_f16_to_f32(const uint16_t* src, float* dst, int64_t n);
-void simd_bf16_to_f32(const uint16_t* src, float* dst, int64_t n);
 
 }  // namespace bp::cpu

@@ -60,6 +60,21 @@ struct ReluOp {
     return hn::IfThenZeroElse(hn::Lt(x, hn::Zero(d)), x);
   }
 };
+// Highway 1.0's portable baseline (HWY_SCALAR / HWY_EMU128) computes Floor and Ceil by
+// integer conversion and loses the sign of zero (floor(-0) = +0, ceil(-0.5) = +0), which
+// tests/cpu/test_cpu_unary.cpp caught under BACKPLANE_CPU_ISA=scalar; every other target
+// uses the rounding instructions (SSE4.1's roundps and up). The baseline uses the C library.
+#if HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_EMU128
+constexpr bool kEmulatedRounding = true;
+#else
+constexpr bool kEmulatedRounding = false;
+#endif
+
+template <typename T, typename F>
+HWY_NOINLINE void ByLibm(F function, const T* a, T* out, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) out[i] = function(a[i]);
+}
+
 struct FloorOp {
   static constexpr bool kChecked = false;
   template <class D, class V>
@@ -264,8 +279,10 @@ HWY_INLINE void UnaryAny(int op, const T* a, T* out, int64_t n) {
     case Unary::kRelu:
       return UnaryRow(ReluOp{}, a, out, n);
     case Unary::kFloor:
+      if constexpr (kEmulatedRounding) return ByLibm([](T x) { return std::floor(x); }, a, out, n);
       return UnaryRow(FloorOp{}, a, out, n);
     case Unary::kCeil:
+      if constexpr (kEmulatedRounding) return ByLibm([](T x) { return std::ceil(x); }, a, out, n);
       return UnaryRow(CeilOp{}, a, out, n);
     case Unary::kSqrt:
       return UnaryRow(SqrtOp{}, a, out, n);

@@ -144,8 +144,7 @@ bp_status device_synchronize(void*, int32_t index, void*) {
 
 const bp_device_api kDeviceApi = {
     sizeof(bp_device_api), device_count, device_properties, device_alloc,       device_free,
-    device_copy,           nullptr,      nullptr,           device_synchronize,
-};
+    device_copy,           nullptr,      nullptr,           device_synchronize, nullptr};
 
 clk::ComputeDevice* compute_of(int32_t index) {
   Device* d = device_at(index);

@@ -142,8 +142,7 @@ bp_status device_synchronize(void*, int32_t, void*) {
 
 const bp_device_api kDeviceApi = {
     sizeof(bp_device_api), device_count, device_properties, device_alloc,       device_free,
-    device_copy,           nullptr,      nullptr,           device_synchronize,
-};
+    device_copy,           nullptr,      nullptr,           device_synchronize, nullptr};
 
 bp_status init(const bp_host_api* host, const char*) {
   g_host = host;

@@ -203,10 +203,11 @@ struct DeferredDevice {
   }
 };
 
-const bp_device_api kDeferredApi = {
-    sizeof(bp_device_api),  DeferredDevice::count,   DeferredDevice::props,
-    DeferredDevice::alloc,  DeferredDevice::release, DeferredDevice::copy,
-    DeferredDevice::create, DeferredDevice::destroy, DeferredDevice::sync};
+const bp_device_api kDeferredApi = {sizeof(bp_device_api),   DeferredDevice::count,
+                                    DeferredDevice::props,   DeferredDevice::alloc,
+                                    DeferredDevice::release, DeferredDevice::copy,
+                                    DeferredDevice::create,  DeferredDevice::destroy,
+                                    DeferredDevice::sync,    nullptr};
 
 TEST_CASE("device checks: a device with deferred streams passes; its flaws are named") {
   DeferredDevice dev;

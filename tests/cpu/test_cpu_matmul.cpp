@@ -6,6 +6,7 @@
 #include "cpu_checks.hpp"
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace bp::test {
@@ -150,6 +151,33 @@ TEST_CASE("cpu integer matmul is exact and wraps like PyTorch") {
   const Tensor big_a = random_tensor({130, 70}, ST::Int32, 732, kRefDevice, -1000, 1000);
   const Tensor big_b = random_tensor({70, 600}, ST::Int32, 733, kRefDevice, -1000, 1000);
   check_cpu(matmul(on(big_a, cpu), on(big_b, cpu)), matmul(big_a, big_b), 0, 0);
+}
+
+// Inputs whose f32 sums overflow or hold inf/NaN: the result of an f32 GEMM depends on its
+// kernel's order of additions there (and oneDNN's kernels differ by ISA), so the plugin sums
+// them in double as the reference does (linalg.cpp, onednn_keeps_semantics; docs/cpu.md
+// "ISA levels"). The per-level conformance suites (conformance/suite_cpu_full_<level>)
+// check the same rule under each of oneDNN's kernels.
+TEST_CASE("cpu matmul of values whose f32 sums overflow, and of inf and NaN, is the reference's") {
+  const double big = 3.0e38, inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  // Row 0: big + big - big - big is 0 in double and +inf summed in f32 in order. Row 1:
+  // -inf plus two big products is -inf in double, NaN in f32 when big + big comes first.
+  // Row 2: 0 * inf is NaN. Column 0 of b holds a NaN.
+  const std::vector<double> a = {big, big, -big, -big, 1.5, big, big, -inf, 0, 1, 2, 3, 1, 2, 3, 4};
+  const std::vector<double> b = {1, 1, 1, 1, 1, 2, 1, 1, inf, 2, 1, 1, nan, 1, 2, 1};
+  for (ST dt : {ST::Float32, ST::BFloat16}) {
+    CAPTURE(dtype_name(dt));
+    const Tensor ra = to(from_vector(a, {4, 4}, kRefDevice), dt);
+    const Tensor rb = to(from_vector(b, {4, 4}, kRefDevice), dt);
+    const Tensor got = matmul(on(ra, cpu_device()), on(rb, cpu_device()));
+    check_cpu(got, matmul(ra, rb), 0.0, 0.0);
+  }
+  // f16 cannot hold big values, but its inf and NaN take the same path.
+  const std::vector<double> h = {1, 2, 3, -inf, 0, 1, 2, 3, nan, 1, 1, 1, 4, 3, 2, 1};
+  const Tensor ra = to(from_vector(h, {4, 4}, kRefDevice), ST::Float16);
+  const Tensor rb = to(from_vector(b, {4, 4}, kRefDevice), ST::Float16);
+  check_cpu(matmul(on(ra, cpu_device()), on(rb, cpu_device())), matmul(ra, rb), 0.0, 0.0);
 }
 
 TEST_CASE("cpu matmul rejects bool and mixed dtypes") {

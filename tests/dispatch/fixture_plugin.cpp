@@ -94,15 +94,25 @@ bp_status copy(void*, int32_t, bp_copy_kind, void* dst, const void* src, size_t 
   std::memmove(dst, src, n);
   return BP_OK;
 }
-const bp_device_api kApi = {sizeof(bp_device_api),
-                            device_count,
-                            device_properties,
-                            alloc,
-                            release,
-                            copy,
-                            nullptr,
-                            nullptr,
-                            synchronize};
+// ABI 1.2: one attribute, so the tests see the host ask for it and pass it through.
+bp_status attributes(void*, int32_t, char* out, size_t capacity) {
+  if (called_while_down()) return BP_ERR_INTERNAL;
+  if (g_mode == TestPluginMode::AttributesFail) {
+    g_host->set_error(g_host->host, BP_ERR_DEVICE, "test: the attributes are unreadable");
+    return BP_ERR_DEVICE;
+  }
+  std::snprintf(out, capacity, "fixture=testdev  flag  level=2");
+  return BP_OK;
+}
+const bp_device_api kApi = {
+    sizeof(bp_device_api), device_count, device_properties, alloc, release, copy, nullptr, nullptr,
+    synchronize,           attributes};
+// As a plugin built against ABI 1.1 passes it: the table ends before device_attributes.
+const bp_device_api kApiV1_1 = [] {
+  bp_device_api api = kApi;
+  api.struct_size = offsetof(bp_device_api, device_attributes);
+  return api;
+}();
 
 // out = self + alpha * other over f32; inputs are already expanded to out's shape.
 float* element(const bp_tensor* t, const int64_t* idx) {
@@ -250,7 +260,8 @@ bp_status copy_kernel(const bp_call* call) {
 
 bp_status register_all(const bp_host_api* host) {
   uint32_t id = 0;
-  bp_status s = host->register_backend(host->host, "test_dev", &kApi, nullptr, &id);
+  const bp_device_api* api = g_mode == TestPluginMode::DeviceApiV1_1 ? &kApiV1_1 : &kApi;
+  bp_status s = host->register_backend(host->host, "test_dev", api, nullptr, &id);
   if (s != BP_OK) return s;
   s = host->register_kernel(host->host, id, "add.Tensor", BP_DTYPE_BIT(BP_DTYPE_F32), add_kernel,
                             nullptr);

@@ -51,6 +51,10 @@ enum class TestPluginMode {
   // registers add.Tensor again: the same function for f64 (merged), then another
   // function (refused: one kernel per op and backend)
   DuplicateKernel,
+  // ABI 1.2's device_attributes: a device API of ABI 1.1's size (no attributes slot), or
+  // one whose attributes call fails with a message
+  DeviceApiV1_1,
+  AttributesFail,
 };
 const bp_plugin_descriptor* test_plugin_descriptor(TestPluginMode mode = TestPluginMode::Normal);
 

@@ -55,7 +55,7 @@ BP_PIN(bp_device_props, flags, 236);
 BP_PIN(bp_device_props, dtypes, 240);
 BP_PIN(bp_device_props, architecture, 244);  // ABI 1.1
 // bp_device_api
-BP_PIN_SIZE(bp_device_api, 72);
+BP_PIN_SIZE(bp_device_api, 80);
 BP_PIN(bp_device_api, struct_size, 0);
 BP_PIN(bp_device_api, device_count, 8);
 BP_PIN(bp_device_api, device_properties, 16);
@@ -65,6 +65,7 @@ BP_PIN(bp_device_api, copy, 40);
 BP_PIN(bp_device_api, stream_create, 48);
 BP_PIN(bp_device_api, stream_destroy, 56);
 BP_PIN(bp_device_api, synchronize, 64);
+BP_PIN(bp_device_api, device_attributes, 72);  // ABI 1.2
 // bp_host_api
 BP_PIN_SIZE(bp_host_api, 56);
 BP_PIN(bp_host_api, struct_size, 0);
@@ -110,7 +111,7 @@ TEST_CASE("the ABI structs end where their last pinned member ends") {
   // and guards the rule that struct_size-based feature detection relies on.
   CHECK(offsetof(bp_plugin_descriptor, shutdown) + sizeof(void*) == sizeof(bp_plugin_descriptor));
   CHECK(offsetof(bp_host_api, log) + sizeof(void*) == sizeof(bp_host_api));
-  CHECK(offsetof(bp_device_api, synchronize) + sizeof(void*) == sizeof(bp_device_api));
+  CHECK(offsetof(bp_device_api, device_attributes) + sizeof(void*) == sizeof(bp_device_api));
   CHECK(offsetof(bp_call, kernel_ctx) + sizeof(void*) == sizeof(bp_call));
   CHECK(offsetof(bp_tensor, strides) + sizeof(void*) == sizeof(bp_tensor));
   CHECK(offsetof(bp_device_props, dtypes) + sizeof(bp_dtype_mask) <= sizeof(bp_device_props));

@@ -72,6 +72,7 @@ const bp_device_api kDeviceApi = {sizeof(bp_device_api),
                                   dev_copy,
                                   nullptr,
                                   nullptr,
+                                  nullptr,
                                   nullptr};
 
 // What the plugin's init does after registering its backend "hostile_dev"; what it saw.

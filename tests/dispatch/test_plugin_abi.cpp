@@ -45,14 +45,14 @@ TEST_CASE("a plugin of another ABI major is refused") {
   CHECK_FALSE(test_dev_registered());
 }
 
-static_assert(BP_ABI_MAJOR == 1 && BP_ABI_MINOR == 1, "update the expected ABI versions");
+static_assert(BP_ABI_MAJOR == 1 && BP_ABI_MINOR == 2, "update the expected ABI versions");
 
 TEST_CASE("a plugin built against a newer minor is refused with both versions") {
   bp_plugin_descriptor d = copy_of_test_descriptor();
   d.abi_minor = BP_ABI_MINOR + 1;
   auto r = bp::register_plugin(&d, "newer.so");
   CHECK(r.status == bp::LoadStatus::Refused);
-  CHECK(r.message.starts_with("built against ABI 1.2, this runtime provides 1.1"));
+  CHECK(r.message.starts_with("built against ABI 1.3, this runtime provides 1.2"));
   CHECK(r.abi_minor == BP_ABI_MINOR + 1);
   CHECK(r.path.empty());  // registered from a descriptor, not a library file
 }
@@ -133,4 +133,44 @@ TEST_CASE("every load is recorded in the plugin reports") {
   for (const auto& r : bp::plugin_reports())
     if (r.plugin == "reference" && r.status == bp::LoadStatus::Loaded) reference_loaded = true;
   CHECK(reference_loaded);
+}
+
+TEST_CASE("device_attributes passes a plugin's key=value line through, and its failure") {
+  auto r = bp::register_plugin(bp::testing::test_plugin_descriptor(), "attributes.so");
+  REQUIRE(r.status == bp::LoadStatus::Loaded);
+  const bp::Device dev = bp::Device::parse("test_dev:0");
+  const std::vector<bp::DeviceAttribute> attributes = bp::device_attributes(dev);
+  // "fixture=testdev  flag  level=2": runs of spaces separate, a bare word is a key.
+  REQUIRE(attributes.size() == 3);
+  CHECK(attributes[0].key == "fixture");
+  CHECK(attributes[0].value == "testdev");
+  CHECK(attributes[1].key == "flag");
+  CHECK(attributes[1].value == "");
+  CHECK(bp::device_attribute(attributes, "level") == "2");
+  CHECK(bp::device_attribute(attributes, "isa") == "");
+  CHECK(bp::format_device_attributes(attributes) == "fixture=testdev flag level=2");
+  bp::unregister_plugin(r.plugin);
+
+  r = bp::register_plugin(bp::testing::test_plugin_descriptor(TestPluginMode::AttributesFail),
+                          "attributes.so");
+  REQUIRE(r.status == bp::LoadStatus::Loaded);
+  std::string msg;
+  try {
+    bp::device_attributes(dev);
+  } catch (const bp::Error& e) {
+    CHECK(e.code() == bp::ErrorCode::Backend);
+    msg = e.what();
+  }
+  CHECK(msg ==
+        "test_dev:0: device_attributes returned status 4: test: the attributes are unreadable");
+  bp::unregister_plugin(r.plugin);
+}
+
+TEST_CASE("a device API of ABI 1.1's size has no attributes, and is never asked") {
+  auto r = bp::register_plugin(bp::testing::test_plugin_descriptor(TestPluginMode::DeviceApiV1_1),
+                               "v1_1.so");
+  REQUIRE(r.status == bp::LoadStatus::Loaded);
+  CHECK(bp::device_attributes(bp::Device::parse("test_dev:0")).empty());
+  bp::unregister_plugin(r.plugin);
+  CHECK_THROWS_AS(bp::device_attributes(bp::Device::parse("test_dev:0")), bp::Error);
 }

@@ -38,7 +38,8 @@ TEST_CASE("devices --json lists the reference device, which is the default when 
   const nlohmann::json report = parse_report(r);
   std::vector<std::string> keys;
   for (const auto& [key, value] : report.items()) keys.push_back(key);
-  CHECK(keys == std::vector<std::string>{"backends_without_devices", "default", "devices"});
+  CHECK(keys ==
+        std::vector<std::string>{"backends_without_devices", "default", "devices", "host_cpu"});
 
   const nlohmann::json want = {{"selector", "reference:0"},
                                {"backend", "reference"},
@@ -48,6 +49,7 @@ TEST_CASE("devices --json lists the reference device, which is the default when 
                                {"total_memory", 0},
                                {"compute_units", 1},
                                {"architecture", ""},
+                               {"attributes", nlohmann::json::object()},
                                {"host_accessible", true},
                                {"dtypes", kAllDtypes},
                                {"default", true}};
@@ -71,6 +73,8 @@ TEST_CASE("devices --plugin shows the plugin's device with its backend and plugi
   CHECK(testdev.at("total_memory") == 1048576);
   CHECK(testdev.at("compute_units") == 0);
   CHECK(testdev.at("architecture") == "testarch");  // ABI 1.1
+  CHECK(testdev.at("attributes") ==
+        nlohmann::json{{"fixture", "testdev"}, {"flag", ""}, {"level", "2"}});  // ABI 1.2
   CHECK(testdev.at("host_accessible") == true);
   CHECK(testdev.at("dtypes") == kAllDtypes);
 
@@ -128,6 +132,9 @@ TEST_CASE("devices prints an aligned table, the default device and the device-le
         std::string::npos);
   CHECK(r.out.find("\n*  test_dev:0   test_dev   testdev    test device") != std::string::npos);
   CHECK(r.out.find("  -          1.0 MiB  0      yes   all\n") != std::string::npos);
+  // Under the table, where the devices compute (the host CPU's model is this machine's).
+  CHECK(r.out.find("\n\nhost CPU: ") != std::string::npos);
+  CHECK(r.out.find("\ntest_dev:0: fixture=testdev flag level=2\n") != std::string::npos);
   CHECK(r.out.find("\n* default device: test_dev:0\n") != std::string::npos);
   CHECK(r.out.find("\nbackends without devices:\n  no_devices_dev (plugin no_devices): "
                    "no_devices: no accelerator is attached\n") != std::string::npos);

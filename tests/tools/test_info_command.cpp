@@ -39,6 +39,8 @@ TEST_CASE("info --json describes the runtime and the built-in reference backend"
   CHECK(runtime.at("version") == BP_CLI_EXPECTED_VERSION);
   CHECK(runtime.at("abi") == nlohmann::json{{"major", BP_ABI_MAJOR}, {"minor", BP_ABI_MINOR}});
   CHECK(runtime.at("plugin_dir") == BP_CLI_EXPECTED_PLUGIN_DIR);
+  CHECK(runtime.at("host_cpu").is_string());
+  CHECK_FALSE(runtime.at("host_cpu").get<std::string>().empty());
 
   // The built-in plugin comes first and has no file.
   const nlohmann::json& reference = report.at("plugins").at(0);
@@ -48,9 +50,13 @@ TEST_CASE("info --json describes the runtime and the built-in reference backend"
   CHECK(reference.at("reason") == "");
   CHECK(reference.at("version").is_string());
   const nlohmann::json want_device = {
-      {"selector", "reference:0"}, {"name", "Backplane reference (host, double-precision oracle)"},
-      {"vendor", "Backplane"},     {"total_memory", 0},
-      {"compute_units", 1},        {"architecture", ""},
+      {"selector", "reference:0"},
+      {"name", "Backplane reference (host, double-precision oracle)"},
+      {"vendor", "Backplane"},
+      {"total_memory", 0},
+      {"compute_units", 1},
+      {"architecture", ""},
+      {"attributes", nlohmann::json::object()},  // the reference reports none
       {"host_accessible", true}};
   CHECK(reference.at("devices") == nlohmann::json::array({want_device}));
 }
@@ -66,8 +72,13 @@ TEST_CASE("info --plugin loads a plugin file and lists its devices by selector")
   CHECK(testdev.at("status") == "loaded");
   CHECK(testdev.at("reason") == "");
   const nlohmann::json want_device = {
-      {"selector", "test_dev:0"}, {"name", "test device"}, {"vendor", ""},
-      {"total_memory", 1048576},  {"compute_units", 0},    {"architecture", "testarch"},
+      {"selector", "test_dev:0"},
+      {"name", "test device"},
+      {"vendor", ""},
+      {"total_memory", 1048576},
+      {"compute_units", 0},
+      {"architecture", "testarch"},
+      {"attributes", {{"fixture", "testdev"}, {"flag", ""}, {"level", "2"}}},  // fixture_plugin.cpp
       {"host_accessible", true}};
   CHECK(testdev.at("devices") == nlohmann::json::array({want_device}));
 }
@@ -131,7 +142,7 @@ TEST_CASE("a refused --plugin file is reported with the reason, and info exits 1
   CHECK(entry.at("version") == "0.0.1");
   CHECK(entry.at("status") == "refused");
   CHECK(entry.at("reason") ==
-        "built against ABI 2.0, this runtime provides 1.1: the major version must match");
+        "built against ABI 2.0, this runtime provides 1.2: the major version must match");
 }
 
 TEST_CASE("BACKPLANE_PLUGIN_PATH folders are searched; plugins found there never fail info") {

@@ -164,6 +164,9 @@ int run_suite(const ConformanceOptions& o) {
   report.seed = o.seed;
   report.suite = o.full ? "full" : "quick";
   report.shard = o.shard;
+  report.host_cpu = host_cpu_model();
+  const std::vector<DeviceAttribute> attributes = device_attributes(device);
+  report.device_attributes = format_device_attributes(attributes);
   for (const BackendInfo& b : backends())
     if (b.name == backend) report.plugin = b.plugin;
   for (const PluginLoadReport& r : plugin_reports())
@@ -187,7 +190,11 @@ int run_suite(const ConformanceOptions& o) {
 
   const fs::path self = self_program();
   const std::vector<std::string> plugins = plugin_files(o, report.plugin_path);
+  // A device that names its ISA level reruns at that level on any machine that has it
+  // (the CPU plugin's cap, docs/cpu.md), whatever the best level of the machine is.
+  const std::string isa = device_attribute(attributes, "isa");
   std::string repro_prefix =
+      (isa.empty() ? std::string() : "BACKPLANE_CPU_ISA=" + shell_quote(isa) + " ") +
       fmt::format("{} conformance --device {}", shell_quote(self.string()), device.str());
   if (!o.plugins.config.empty())
     repro_prefix += " --config " + shell_quote(fs::absolute(o.plugins.config).string());

@@ -7,6 +7,7 @@
 // Exit code: 0, or 1 when a file named with --plugin did not load (failed or refused), as
 // for `backplane info`; that plugin is named on stderr (`backplane info` shows the rest).
 #include "command.hpp"
+#include "device_attributes_text.hpp"
 #include "dtype_text.hpp"
 #include "plugin_options.hpp"
 
@@ -85,6 +86,7 @@ DevicesReport gather(const std::string& selector_text) {
 
 nlohmann::ordered_json to_json(const DevicesReport& report) {
   nlohmann::ordered_json out;
+  out["host_cpu"] = host_cpu_model();
   out["default"] = report.default_device ? nlohmann::ordered_json(report.default_device->str())
                                          : nlohmann::ordered_json(nullptr);
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
@@ -98,6 +100,7 @@ nlohmann::ordered_json to_json(const DevicesReport& report) {
                     {"total_memory", d.total_memory},
                     {"compute_units", d.compute_units},
                     {"architecture", d.architecture},
+                    {"attributes", attributes_json(d.device)},
                     {"host_accessible", d.host_accessible},
                     {"dtypes", dtype_names(d.dtypes)},
                     {"default", report.is_default(d)}});
@@ -132,6 +135,12 @@ void print_text(const DevicesReport& report) {
       line += c + 1 < row.size() ? fmt::format("{:<{}}  ", row[c], width[c]) : row[c];
     fmt::print("{}\n", line);
   }
+  // Where each device computes (the CPU's ISA level, ...), so that listings from two
+  // machines can be compared; too wide for a column.
+  fmt::print("\nhost CPU: {}\n", host_cpu_model());
+  for (const DeviceInfo& d : report.devices)
+    if (const std::string line = attributes_line(d.device); !line.empty())
+      fmt::print("{}: {}\n", d.device.str(), line);
   if (report.default_device)
     fmt::print("\n* default device: {}\n", report.default_device->str());
   else
@@ -175,9 +184,10 @@ void add_devices_command(CLI::App& app, int& exit_code) {
       "dtypes and the default device; backends without devices say why");
   command->add_flag(
       "--json", options->json,
-      "Print JSON: {default: selector|null, devices: [{selector, backend, plugin, "
-      "name, vendor, total_memory, compute_units, architecture, host_accessible, dtypes: [name], "
-      "default}], backends_without_devices: [{backend, plugin, reason}]}");
+      "Print JSON: {host_cpu, default: selector|null, devices: [{selector, backend, plugin, "
+      "name, vendor, total_memory, compute_units, architecture, attributes: {key: value}, "
+      "host_accessible, dtypes: [name], default}], backends_without_devices: [{backend, plugin, "
+      "reason}]}");
   add_device_option(*command, options->plugins, "Only the devices this selector picks");
   add_plugin_options(*command, options->plugins);
   command->footer(

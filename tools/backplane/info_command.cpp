@@ -8,6 +8,7 @@
 // vendor's script can run `backplane info --plugin my.so` as a check; plugins discovered in
 // folders never change the exit code (the report shows them).
 #include "command.hpp"
+#include "device_attributes_text.hpp"
 #include "plugin_options.hpp"
 
 #include <backplane/core/error.hpp>
@@ -75,7 +76,8 @@ nlohmann::ordered_json to_json(const RuntimeInfo& runtime, const LoadedRuntime& 
   nlohmann::ordered_json out;
   out["runtime"] = {{"version", runtime.version},
                     {"abi", {{"major", runtime.abi_major}, {"minor", runtime.abi_minor}}},
-                    {"plugin_dir", runtime.install_plugin_dir.string()}};
+                    {"plugin_dir", runtime.install_plugin_dir.string()},
+                    {"host_cpu", host_cpu_model()}};
   nlohmann::ordered_json settings = nlohmann::ordered_json::array();
   for (const Config::Entry& e : loaded.config.entries())
     settings.push_back(
@@ -97,6 +99,7 @@ nlohmann::ordered_json to_json(const RuntimeInfo& runtime, const LoadedRuntime& 
                          {"total_memory", d.total_memory},
                          {"compute_units", d.compute_units},
                          {"architecture", d.architecture},
+                         {"attributes", attributes_json(d.device)},
                          {"host_accessible", d.host_accessible}});
     list.push_back({{"name", or_null(r.plugin, known)},
                     {"path", or_null(r.path, !r.path.empty())},
@@ -149,6 +152,7 @@ void print_text(const RuntimeInfo& runtime, const LoadedRuntime& loaded, const D
   fmt::print("Backplane runtime {}, plugin ABI {}.{}\n", runtime.version, runtime.abi_major,
              runtime.abi_minor);
   fmt::print("install plugin folder: {}\n", runtime.install_plugin_dir.string());
+  fmt::print("host CPU: {}\n", host_cpu_model());
   print_config(loaded.config, def);
   fmt::print("\n{} plugin{}:\n", plugins.size(), plugins.size() == 1 ? "" : "s");
   for (const LoadedPlugin& p : plugins) {
@@ -163,11 +167,14 @@ void print_text(const RuntimeInfo& runtime, const LoadedRuntime& loaded, const D
       fmt::print("  {}: {}\n", r.path, to_string(r.status));
     if (has_descriptor(r)) fmt::print("    file: {}\n", r.path.empty() ? "built-in" : r.path);
     if (!r.message.empty()) fmt::print("    reason: {}\n", r.message);
-    for (const DeviceInfo& d : devices_of(r, all_devices))
+    for (const DeviceInfo& d : devices_of(r, all_devices)) {
       fmt::print("    {}  {} ({}{}{}; {}; {} compute unit{}{})\n", d.device.str(), d.name,
                  d.vendor.empty() ? "no vendor" : d.vendor, d.architecture.empty() ? "" : "; ",
                  d.architecture, human_bytes(d.total_memory), d.compute_units,
                  d.compute_units == 1 ? "" : "s", d.host_accessible ? "; host-accessible" : "");
+      if (const std::string line = attributes_line(d.device); !line.empty())
+        fmt::print("      attributes: {}\n", line);
+    }
   }
 }
 
@@ -194,11 +201,13 @@ void add_info_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<InfoOptions>();
   CLI::App* info = app.add_subcommand(
       "info", "Show the runtime, the plugins it found (loaded or not, and why) and their devices");
-  info->add_flag("--json", options->json,
-                 "Print JSON: {runtime: {version, abi: {major, minor}, plugin_dir}, config: "
-                 "{file, settings: [{key, value, origin}]}, default_device, plugins: [{name, "
-                 "path, version, status, reason, devices: [{selector, name, vendor, "
-                 "total_memory, compute_units, architecture, host_accessible}]}]}");
+  info->add_flag(
+      "--json", options->json,
+      "Print JSON: {runtime: {version, abi: {major, minor}, plugin_dir, host_cpu}, config: "
+      "{file, settings: [{key, value, origin}]}, default_device, plugins: [{name, "
+      "path, version, status, reason, devices: [{selector, name, vendor, "
+      "total_memory, compute_units, architecture, attributes: {key: value}, "
+      "host_accessible}]}]}");
   add_device_option(*info, options->plugins, "Start the runtime with this device selector");
   add_plugin_options(*info, options->plugins);
   info->footer(

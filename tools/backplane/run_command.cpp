@@ -6,6 +6,7 @@
 // crashes or hangs fails its own row. Exit code 0 when every device passed, 1 otherwise.
 #include "child_process.hpp"
 #include "command.hpp"
+#include "device_attributes_text.hpp"
 #include "plugin_options.hpp"
 #include "program_files.hpp"
 #include "run_report.hpp"
@@ -197,6 +198,7 @@ int run_main(const RunOptions& o) {
   const auto start = std::chrono::steady_clock::now();
   const LoadedRuntime runtime = load_plugins(o.plugins);
   RunReport report;
+  report.host_cpu = host_cpu_model();
   report.model_names = {ex::Mlp::kName, ex::TransformerBlock::kName};
   for (const LoadedPlugin& p : runtime.plugins)
     report.plugins.push_back({p.report.plugin, std::string(to_string(p.report.status)),
@@ -249,6 +251,7 @@ int run_main(const RunOptions& o) {
     RunDevice row;
     row.device = device.str();
     row.name = device_info(device).name;
+    row.attributes = attributes_line(device);
     for (const BackendInfo& b : backends())
       if (b.name == device_type_name(device.type)) row.plugin = b.plugin;
     const bool oracle = device.type == device_types::Reference;

@@ -2,6 +2,7 @@
 #include "run_report.hpp"
 
 #include <backplane/core/error.hpp>
+#include <backplane/dispatch/runtime.hpp>
 
 #include <fmt/format.h>
 
@@ -20,6 +21,13 @@ bool RunReport::ok() const {
 }
 
 namespace {
+
+// "BACKPLANE_CPU_ISA=avx2 " for a device that names its ISA level, so that a command to rerun
+// its suite runs at the level this run did.
+std::string isa_prefix(const RunDevice& d) {
+  const std::string isa = device_attribute(parse_device_attributes(d.attributes), "isa");
+  return isa.empty() ? std::string() : "BACKPLANE_CPU_ISA=" + isa + " ";
+}
 
 std::string conformance_cell(const std::optional<RunConformance>& c, bool oracle) {
   if (!c) return oracle ? "oracle" : "not run";
@@ -102,6 +110,10 @@ std::string render_table(const RunReport& report) {
   };
   out += "\n" + line(header);
   for (const auto& row : rows) out += line(row);
+  // Where it ran, so that tables from two machines can be compared.
+  out += fmt::format("\nhost CPU: {}\n", report.host_cpu);
+  for (const RunDevice& d : report.devices)
+    if (!d.attributes.empty()) out += fmt::format("{}: {}\n", d.device, d.attributes);
 
   // What went wrong, in full, under the table.
   std::string problems;
@@ -112,9 +124,9 @@ std::string render_table(const RunReport& report) {
       problems += d.conformance->error.empty()
                       ? fmt::format(
                             "  {}: the quick conformance suite failed; rerun it for the "
-                            "failing cases and their repro lines:\n    backplane "
+                            "failing cases and their repro lines:\n    {} "
                             "conformance --device {}\n",
-                            d.device, d.device)
+                            d.device, isa_prefix(d) + "backplane", d.device)
                       : fmt::format("  {}: conformance: {}\n", d.device, d.conformance->error);
     for (const RunModel& m : d.models) {
       if (!m.error.empty())
@@ -178,6 +190,10 @@ nlohmann::json to_json(const RunReport& report) {
   nlohmann::json devices = nlohmann::json::array();
   for (const RunDevice& d : report.devices) {
     nlohmann::json dj = {{"device", d.device}, {"name", d.name}, {"plugin", d.plugin}};
+    nlohmann::json attributes = nlohmann::json::object();
+    for (const DeviceAttribute& a : parse_device_attributes(d.attributes))
+      attributes[a.key] = a.value;
+    dj["attributes"] = std::move(attributes);
     if (d.conformance) {
       const RunConformance& c = *d.conformance;
       const conformance::Summary& n = c.counts;
@@ -195,8 +211,11 @@ nlohmann::json to_json(const RunReport& report) {
     dj["ok"] = d.ok();
     devices.push_back(std::move(dj));
   }
-  return {
-      {"plugins", plugins}, {"devices", devices}, {"seconds", report.seconds}, {"ok", report.ok()}};
+  return {{"host_cpu", report.host_cpu},
+          {"plugins", plugins},
+          {"devices", devices},
+          {"seconds", report.seconds},
+          {"ok", report.ok()}};
 }
 
 }  // namespace bp::cli

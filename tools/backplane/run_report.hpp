@@ -42,6 +42,8 @@ struct RunModel {
 
 struct RunDevice {
   std::string device, name, plugin;
+  // Where it computed: "isa=avx2 highway=AVX2 onednn=avx2" (bp::device_attributes), or "".
+  std::string attributes;
   // nullopt for reference:0 (the oracle the suite compares with) or with --no-conformance.
   std::optional<RunConformance> conformance;
   std::vector<RunModel> models;
@@ -52,6 +54,7 @@ struct RunReport {
   std::vector<RunPlugin> plugins;
   std::vector<RunDevice> devices;
   std::vector<std::string> model_names;  // the table's model columns, in order
+  std::string host_cpu;                  // the CPU model of the machine it ran on
   double seconds = 0.0;
   bool ok() const;
 };

@@ -23,7 +23,7 @@ extern "C" {
 #endif
 
 #define BP_ABI_MAJOR 1
-#define BP_ABI_MINOR 1
+#define BP_ABI_MINOR 2
 
 #if defined(_WIN32)
 #define BP_EXPORT __declspec(dllexport)
@@ -192,6 +192,14 @@ typedef struct bp_device_api {
   bp_status (*stream_destroy)(void* ctx, int32_t index, void* stream);
   /* Blocks until all work on `stream` (NULL = default) is done. Optional. */
   bp_status (*synchronize)(void* ctx, int32_t index, void* stream);
+  /* ABI 1.2, optional (NULL, or absent in a 1.0/1.1 plugin's smaller struct_size: nothing to
+   * say). Writes to `out` (`capacity` bytes, NUL terminated; truncated to fit) what decides
+   * this device's results beyond its properties, as space-separated key=value pairs without
+   * spaces in them, e.g. the CPU plugin's "isa=avx2 highway=AVX2 onednn=avx2". Reports print
+   * them (backplane info, devices, run, conformance), so that results from two machines can
+   * be compared; a key `isa` is the ISA level a reproducer sets (BACKPLANE_CPU_ISA). Called
+   * on demand, never while loading, so it may do what loading must not (open a library). */
+  bp_status (*device_attributes)(void* ctx, int32_t index, char* out, size_t capacity);
 } bp_device_api;
 
 /* ---- the host (runtime) side, passed to init ---------------------------------------- */

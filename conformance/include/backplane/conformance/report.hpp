@@ -55,6 +55,11 @@ struct Report {
   std::string device_name;  // the device's own name
   std::string plugin;       // plugin name (and version)
   std::string plugin_path;  // library file, "" for a built-in backend
+  // Where it ran, so reports from two machines can be compared: the host's CPU model and
+  // the device's attributes as one line ("isa=avx2 highway=AVX2 onednn=avx2"; "" when the
+  // plugin reports none; bp::device_attributes).
+  std::string host_cpu;
+  std::string device_attributes;
   uint64_t seed = 0;
   std::string suite;              // "quick" or "full"
   std::string shard;              // "I/N", or "" when not sharded

@@ -151,6 +151,26 @@ std::vector<BackendInfo> backends();
 std::vector<DeviceInfo> devices();
 DeviceInfo device_info(Device device);  // throws bp::Error for an unknown device
 
+// What decides a device's results beyond its DeviceInfo, as its plugin reports it
+// (bp_device_api::device_attributes, ABI 1.2), in the plugin's order: for cpu:0 the ISA
+// level in force, the cap, and the code Highway and oneDNN chose ({"isa", "avx2"},
+// {"highway", "AVX2"}, ...). Empty when the plugin says nothing (ABI 1.0/1.1 plugins).
+// Asked on demand, not cached: the plugin may do real work to answer. Throws bp::Error for
+// an unknown device or a failing plugin call (with the plugin's message).
+struct DeviceAttribute {
+  std::string key;
+  std::string value;
+};
+std::vector<DeviceAttribute> device_attributes(Device device);
+// "isa=avx2 highway=AVX2": the attributes as one line, as the plugin writes them, and back
+// (a word without '=' is a key with an empty value).
+std::string format_device_attributes(const std::vector<DeviceAttribute>& attributes);
+std::vector<DeviceAttribute> parse_device_attributes(std::string_view line);
+// The value of `key`, or "" when there is none.
+std::string device_attribute(const std::vector<DeviceAttribute>& attributes, std::string_view key);
+// The host's CPU model as /proc/cpuinfo names it ("AMD EPYC 9B14"), or "unknown CPU".
+std::string host_cpu_model();
+
 // The device interface of one device exactly as its plugin registered it: the raw C
 // function table, the plugin's context and the device index. For the conformance suite's
 // device-API checks and for tools; calls go straight to the plugin, with no validation and

@@ -38,6 +38,10 @@ class Device {
   virtual void* create_stream(int32_t) { throw Error(BP_ERR_UNSUPPORTED, "no streams"); }
   virtual void destroy_stream(int32_t, void*) {}
   virtual void synchronize(int32_t, void*) {}
+  // ABI 1.2: what decides this device's results beyond its properties, as space-separated
+  // key=value pairs ("isa=avx2 highway=AVX2"); "" says nothing. Reports print it
+  // (bp_device_api::device_attributes); it is asked on demand, never while loading.
+  virtual std::string attributes(int32_t) { return {}; }
 
   // The host API, set by sdk::Host::register_backend; errors are reported through it.
   const bp_host_api* host = nullptr;
@@ -152,16 +156,27 @@ inline bp_status synchronize(void* ctx, int32_t index, void* stream) {
   Device& d = device_of(ctx);
   return guard(d.host, [&] { d.synchronize(index, stream); });
 }
+inline bp_status device_attributes(void* ctx, int32_t index, char* out, size_t capacity) {
+  Device& d = device_of(ctx);
+  return guard(d.host, [&] {
+    if (!out || capacity == 0) throw Error(BP_ERR_INVALID_ARGUMENT, "no attributes buffer");
+    const std::string text = d.attributes(index);
+    const size_t n = std::min(text.size(), capacity - 1);
+    std::memcpy(out, text.data(), n);
+    out[n] = '\0';
+  });
+}
 
 }  // namespace detail
 
 // The C device table over a Device (pass the Device* as the backend's ctx). Two static
 // tables: with stream slots for devices that have streams, without (NULL) otherwise.
 inline const bp_device_api& device_api(const Device& device) {
-  static const bp_device_api with_streams = {
-      sizeof(bp_device_api), detail::device_count,   detail::device_properties,
-      detail::device_alloc,  detail::device_free,    detail::device_copy,
-      detail::stream_create, detail::stream_destroy, detail::synchronize};
+  static const bp_device_api with_streams = {sizeof(bp_device_api),     detail::device_count,
+                                             detail::device_properties, detail::device_alloc,
+                                             detail::device_free,       detail::device_copy,
+                                             detail::stream_create,     detail::stream_destroy,
+                                             detail::synchronize,       detail::device_attributes};
   static const bp_device_api without_streams = {sizeof(bp_device_api),
                                                 detail::device_count,
                                                 detail::device_properties,
@@ -170,7 +185,8 @@ inline const bp_device_api& device_api(const Device& device) {
                                                 detail::device_copy,
                                                 nullptr,
                                                 nullptr,
-                                                detail::synchronize};
+                                                detail::synchronize,
+                                                detail::device_attributes};
   return device.has_streams() ? with_streams : without_streams;
 }
 

@@ -139,10 +139,9 @@ bp_status device_synchronize(void*, int32_t index, void* stream) {
 }
 
 const bp_device_api kDeviceApi = {
-    sizeof(bp_device_api), device_count,          device_properties,
-    device_alloc,          device_free,           device_copy,
-    device_stream_create,  device_stream_destroy, device_synchronize,
-};
+    sizeof(bp_device_api), device_count, device_properties,    device_alloc,
+    device_free,           device_copy,  device_stream_create, device_stream_destroy,
+    device_synchronize,    nullptr};
 
 clk::ComputeDevice* compute_of(int32_t index) {
   if (index < 0 || static_cast<size_t>(index) >= g_backend.devices.size()) return nullptr;
