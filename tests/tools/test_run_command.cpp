@@ -96,6 +96,11 @@ TEST_CASE("run --json: the examples on the reference backend and the CPU plugin"
   REQUIRE(cpu.is_object());
   CHECK(cpu.at("plugin") == "cpu");
   CHECK(cpu.at("ok") == true);
+  // Where it ran: the host's CPU and the ISA level and library choices of cpu:0.
+  CHECK_FALSE(summary.at("host_cpu").get<std::string>().empty());
+  CHECK(cpu.at("attributes").at("isa") == cpu.at("attributes").at("cpu_best"));
+  CHECK(cpu.at("attributes").contains("highway"));
+  CHECK(reference.at("attributes") == nlohmann::json::object());
   REQUIRE(cpu.at("models").size() == 2);
   CHECK(cpu.at("models")[0].at("model") == "mlp");
   CHECK(cpu.at("models")[0].at("output_shape") == "[2, 16]");
@@ -124,8 +129,23 @@ TEST_CASE("run prints the plugins and one table row per device") {
   CHECK(r.out.find("transformer_block max err") != std::string::npos);
   CHECK(r.out.find("\nreference:0 ") != std::string::npos);
   CHECK(r.out.find("\ncpu:0 ") != std::string::npos);
+  CHECK(r.out.find("\nhost CPU: ") != std::string::npos);
+  CHECK(r.out.find("\ncpu:0: isa=") != std::string::npos);  // under the table
   CHECK(r.out.find("all devices passed") != std::string::npos);
   CHECK(r.out.find("problems:") == std::string::npos);
+}
+
+TEST_CASE("run under an ISA cap names the level, and the examples still agree there") {
+  const ProgramResult r = run_cli(
+      run_args({"--json", "-", "--no-conformance", "--devices", "cpu", "--plugin", kCpuPlugin}),
+      std::nullopt, {{"BACKPLANE_CPU_ISA", "sse4"}});
+  INFO("stdout: " << r.out << "\nstderr: " << r.err);
+  REQUIRE(r.exit_code == 0);
+  const nlohmann::json cpu = find_device(parse_summary(r), "cpu:0");
+  REQUIRE(cpu.is_object());
+  CHECK(cpu.at("attributes").at("isa") == "sse4");
+  CHECK(cpu.at("attributes").at("highway") == "SSE4");
+  CHECK(cpu.at("ok") == true);  // the examples agree with the reference at this level too
 }
 
 TEST_CASE("run fails a device on which a model cannot run, naming the model and the op") {
