@@ -4,12 +4,12 @@
 #include "cpu.hpp"
 #include "isa_cap.hpp"
 
+#include <backplane/sdk/device.hpp>
 #include <backplane/sdk/host_allocation.hpp>
 
 #include <omp.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -100,10 +100,7 @@ bp_status device_attributes(void*, int32_t index, char* out, size_t capacity) {
   if (!out || capacity == 0)
     return fail(BP_ERR_INVALID_ARGUMENT, "cpu: device_attributes needs a buffer");
   try {
-    const std::string text = isa_attributes();
-    const size_t n = std::min(text.size(), capacity - 1);
-    std::memcpy(out, text.data(), n);
-    out[n] = '\0';
+    bp::sdk::copy_text(isa_attributes(), out, capacity);
     return BP_OK;
   } catch (const std::exception& e) {
     return fail(BP_ERR_INTERNAL, std::string("cpu: device_attributes: ") + e.what());

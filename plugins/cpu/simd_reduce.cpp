@@ -127,7 +127,8 @@ double SumF64(const double* p, int64_t n) {
 // Max/Min over the lanes, with a separate "saw a NaN" mask because the vector min/max
 // instructions do not propagate NaN in the way PyTorch does. IsNaN, not Ne(v, v): Highway
 // 1.0's AVX-512 Ne is an ordered compare, false for NaN.
-template <bool kMax, typename T>
+// kAbs (with kMax): the largest |x|.
+template <bool kMax, typename T, bool kAbs = false>
 T Extreme(const T* HWY_RESTRICT p, int64_t n) {
   const hn::ScalableTag<T> d;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
@@ -135,14 +136,18 @@ T Extreme(const T* HWY_RESTRICT p, int64_t n) {
   auto m0 = hn::Set(d, init), m1 = m0;
   auto nan = hn::Zero(d);  // NaN lanes become all-ones bits
   int64_t i = 0;
+  auto load = [&](int64_t at) {
+    const auto v = hn::LoadU(d, p + at);
+    return kAbs ? hn::Abs(v) : v;
+  };
   for (; i + 2 * lanes <= n; i += 2 * lanes) {
-    const auto v0 = hn::LoadU(d, p + i), v1 = hn::LoadU(d, p + i + lanes);
+    const auto v0 = load(i), v1 = load(i + lanes);
     nan = hn::Or(nan, hn::Or(hn::VecFromMask(d, hn::IsNaN(v0)), hn::VecFromMask(d, hn::IsNaN(v1))));
     m0 = kMax ? hn::Max(m0, v0) : hn::Min(m0, v0);
     m1 = kMax ? hn::Max(m1, v1) : hn::Min(m1, v1);
   }
   for (; i + lanes <= n; i += lanes) {
-    const auto v = hn::LoadU(d, p + i);
+    const auto v = load(i);
     nan = hn::Or(nan, hn::VecFromMask(d, hn::IsNaN(v)));
     m0 = kMax ? hn::Max(m0, v) : hn::Min(m0, v);
   }
@@ -150,7 +155,7 @@ T Extreme(const T* HWY_RESTRICT p, int64_t n) {
   T best = hn::GetLane(kMax ? hn::MaxOfLanes(d, m) : hn::MinOfLanes(d, m));
   if (!hn::AllFalse(d, hn::MaskFromVec(nan))) return std::numeric_limits<T>::quiet_NaN();
   for (; i < n; ++i) {
-    const T x = p[i];
+    const T x = kAbs ? std::fabs(p[i]) : p[i];
     if (std::isnan(x)) return x;
     if (kMax ? x > best : x < best) best = x;
   }
@@ -162,6 +167,9 @@ float MaxF32(const float* p, int64_t n) {
 }
 float MinF32(const float* p, int64_t n) {
   return Extreme<false>(p, n);
+}
+float AbsMaxF32(const float* p, int64_t n) {
+  return Extreme<true, float, true>(p, n);
 }
 double MaxF64(const double* p, int64_t n) {
   return Extreme<true>(p, n);
@@ -228,6 +236,7 @@ HWY_EXPORT(SumRowsF64);
 HWY_EXPORT(SumSqF32);
 HWY_EXPORT(SumSqF64);
 HWY_EXPORT(MaxF32);
+HWY_EXPORT(AbsMaxF32);
 HWY_EXPORT(MinF32);
 HWY_EXPORT(MaxF64);
 HWY_EXPORT(MinF64);
@@ -258,6 +267,9 @@ double simd_sum_sq_f64(const double* p, int64_t n) {
 }
 float simd_max_f32(const float* p, int64_t n) {
   return HWY_DYNAMIC_DISPATCH(MaxF32)(p, n);
+}
+float simd_abs_max_f32(const float* p, int64_t n) {
+  return n == 0 ? 0.0f : HWY_DYNAMIC_DISPATCH(AbsMaxF32)(p, n);
 }
 float simd_min_f32(const float* p, int64_t n) {
   return HWY_DYNAMIC_DISPATCH(MinF32)(p, n);

@@ -1,4 +1,4 @@
-// SIMD building blocks of the CPU reductions, the fused softmax and the f16/bf16 matmul path,
+// SIMD building blocks of the CPU reductions, the fused softmax and the matmul path,
 // compiled for every x86 target Highway knows (SSE4, AVX2, AVX-512, ...) and dispatched at run time
 // to the best one the machine has (simd_reduce.cpp). Each works on one contiguous run.
 #pragma once
@@ -28,6 +28,8 @@ float simd_max_f32(const float* p, int64_t n);
 float simd_min_f32(const float* p, int64_t n);
 double simd_max_f64(const double* p, int64_t n);
 double simd_min_f64(const double* p, int64_t n);
+// The largest |x| of n >= 0 elements (0 for none); NaN if any element is NaN.
+float simd_abs_max_f32(const float* p, int64_t n);
 
 // e[i] = exp(x[i] - m) for n elements, m >= every x[i] and finite; returns the sum of e
 // (pairwise, as above). Highway's Exp: at most 1 ulp from the true value (f32).
@@ -39,6 +41,5 @@ double simd_exp_shift_f64(const double* x, double m, double* e, int64_t n);
 // y may be x.
 void simd_div_f32(const float* x, float s, float* y, int64_t n);
 void simd_sub_sub_f32(const float* x, float a, float b, float* y, int64_t n);
-
 
 }  // namespace bp::cpu

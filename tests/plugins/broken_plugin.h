@@ -61,7 +61,7 @@ static inline bp_status fixture_copy(void* ctx, int32_t index, bp_copy_kind kind
 #define FIXTURE_DEVICE_API                                                                 \
   {                                                                                        \
     sizeof(bp_device_api), fixture_device_count, fixture_device_properties, fixture_alloc, \
-        fixture_free, fixture_copy, NULL, NULL, NULL, NULL                                     \
+        fixture_free, fixture_copy, NULL, NULL, NULL, NULL                                 \
   }
 
 /* A descriptor of ABI BP_ABI_MAJOR.BP_ABI_MINOR named `name` with `init` and no shutdown,

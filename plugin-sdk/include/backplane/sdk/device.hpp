@@ -17,8 +17,17 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <string_view>
 
 namespace bp::sdk {
+
+// Copies `text` into a C buffer of `capacity` (>= 1) bytes, truncated to fit, always
+// NUL-terminated: how a plugin answers the ABI's "write into out" calls.
+inline void copy_text(std::string_view text, char* out, size_t capacity) {
+  const size_t n = std::min(text.size(), capacity - 1);
+  std::memcpy(out, text.data(), n);
+  out[n] = '\0';
+}
 
 class Device {
  public:
@@ -49,8 +58,7 @@ class Device {
   // Copies a C string into a fixed-size props field, always NUL-terminated.
   template <size_t N>
   static void set_text(char (&field)[N], const std::string& text) {
-    std::strncpy(field, text.c_str(), N - 1);
-    field[N - 1] = '\0';
+    copy_text(text, field, N);
   }
 };
 
@@ -160,10 +168,7 @@ inline bp_status device_attributes(void* ctx, int32_t index, char* out, size_t c
   Device& d = device_of(ctx);
   return guard(d.host, [&] {
     if (!out || capacity == 0) throw Error(BP_ERR_INVALID_ARGUMENT, "no attributes buffer");
-    const std::string text = d.attributes(index);
-    const size_t n = std::min(text.size(), capacity - 1);
-    std::memcpy(out, text.data(), n);
-    out[n] = '\0';
+    copy_text(d.attributes(index), out, capacity);
   });
 }
 
