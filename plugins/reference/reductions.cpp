@@ -8,6 +8,7 @@
 #include "reference.hpp"
 
 #include <cmath>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -71,28 +72,53 @@ bp_status reduced_dims(const bp_call* c, size_t dim_arg, const char* op, const V
   return BP_OK;
 }
 
-// Calls f(out_offset, in_offsets) for every output element, where in_offsets lists the input
-// elements reduced into it in row-major order of the input (so the position in the list is
-// the index along a single reduced dim, or the flat index when every dim is reduced).
-template <typename F>
-void for_each_reduction(const View& in, const View& out, const std::vector<bool>& reduced, F&& f) {
+// The reduction's groups: for every output element (row-major over `out`), its offset and
+// the offsets of the input elements reduced into it, in row-major order of the input (so the
+// position in a group is the index along a single reduced dim, or the flat index when every
+// dim is reduced). Every group has the same size, the product of the reduced sizes. Built
+// once per call by plain (non-template) code: the typed loops below are instantiated for
+// every pair of dtypes, and walking the index space inside each of them made this one file
+// take about a minute to compile.
+struct ReductionGroups {
+  std::vector<int64_t> out_offsets;
+  std::vector<int64_t> in_offsets;  // group g is [g * group_size, (g + 1) * group_size)
+  int64_t group_size = 0;
+
+  size_t count() const { return out_offsets.size(); }
+  std::span<const int64_t> group(size_t g) const {
+    const size_t n = static_cast<size_t>(group_size);
+    return {in_offsets.data() + g * n, n};
+  }
+};
+
+ReductionGroups reduction_groups(const View& in, const View& out,
+                                 const std::vector<bool>& reduced) {
+  ReductionGroups groups;
   std::vector<int64_t> rshape(static_cast<size_t>(in.ndim));
-  for (int32_t d = 0; d < in.ndim; ++d)
+  groups.group_size = 1;
+  for (int32_t d = 0; d < in.ndim; ++d) {
     rshape[static_cast<size_t>(d)] = reduced[static_cast<size_t>(d)] ? in.shape[d] : 1;
-  std::vector<int64_t> offsets;
+    groups.group_size *= rshape[static_cast<size_t>(d)];
+  }
   for_each_index(out.ndim, out.shape, [&](const int64_t* oidx) {
     int64_t base = 0;
     for (int32_t d = 0; d < in.ndim; ++d)
       if (!reduced[static_cast<size_t>(d)]) base += oidx[d] * in.strides[d];
-    offsets.clear();
+    groups.out_offsets.push_back(out.offset_of(oidx));
     for_each_index(in.ndim, rshape.data(), [&](const int64_t* ridx) {
       int64_t off = base;
       for (int32_t d = 0; d < in.ndim; ++d)
         if (reduced[static_cast<size_t>(d)]) off += ridx[d] * in.strides[d];
-      offsets.push_back(off);
+      groups.in_offsets.push_back(off);
     });
-    f(out.offset_of(oidx), static_cast<const std::vector<int64_t>&>(offsets));
   });
+  return groups;
+}
+
+// Calls f(out_offset, in_offsets) for every group.
+template <typename F>
+void for_each_group(const ReductionGroups& groups, F&& f) {
+  for (size_t g = 0; g < groups.count(); ++g) f(groups.out_offsets[g], groups.group(g));
 }
 
 // ---- sum and prod --------------------------------------------------------------------------
@@ -104,11 +130,12 @@ bp_status sum_or_prod(const bp_call* c, const char* op) {
   const View in(arg_tensor(c, 0)), out(out_tensor(c));
   std::vector<bool> reduced;
   if (bp_status s = reduced_dims(c, 1, op, in, out, reduced); s != BP_OK) return s;
+  const ReductionGroups groups = reduction_groups(in, out, reduced);
   visit_dtype(in.dtype, [&](auto itag) {
     using I = typename decltype(itag)::type;
     visit_dtype(out.dtype, [&](auto otag) {
       using O = typename decltype(otag)::type;
-      for_each_reduction(in, out, reduced, [&](int64_t o, const std::vector<int64_t>& offs) {
+      for_each_group(groups, [&](int64_t o, std::span<const int64_t> offs) {
         if constexpr (kIsFloating<O>) {
           double acc = kProd ? 1.0 : 0.0;
           for (int64_t off : offs) {
@@ -141,7 +168,7 @@ bp_status prod_kernel(const bp_call* c) {
 // Finds, in one reduced list, the position of the extreme element: the first NaN if there is
 // one (NaN propagates / wins), else the first of the equal extremes.
 template <bool kMax, typename T>
-size_t extreme_position(const View& in, const std::vector<int64_t>& offs) {
+size_t extreme_position(const View& in, std::span<const int64_t> offs) {
   size_t best = 0;
   auto best_key = order_key(in.at_offset<T>(offs[0]));
   for (size_t k = 1; k < offs.size(); ++k) {
@@ -168,12 +195,13 @@ bp_status amax_or_amin(const bp_call* c) {
   const View in(arg_tensor(c, 0)), out(out_tensor(c));
   std::vector<bool> reduced;
   if (bp_status s = reduced_dims(c, 1, op, in, out, reduced); s != BP_OK) return s;
+  const ReductionGroups groups = reduction_groups(in, out, reduced);
   bool empty = false;
   visit_dtype(in.dtype, [&](auto itag) {
     using I = typename decltype(itag)::type;
     visit_dtype(out.dtype, [&](auto otag) {
       using O = typename decltype(otag)::type;
-      for_each_reduction(in, out, reduced, [&](int64_t o, const std::vector<int64_t>& offs) {
+      for_each_group(groups, [&](int64_t o, std::span<const int64_t> offs) {
         if (offs.empty()) {
           empty = true;
           return;
@@ -195,10 +223,11 @@ bp_status argmax_or_argmin(const bp_call* c) {
                 std::string(op) + ": output dtype is " + dtype_name(out.dtype) + ", expected i64");
   std::vector<bool> reduced;
   if (bp_status s = reduced_dims(c, 1, op, in, out, reduced); s != BP_OK) return s;
+  const ReductionGroups groups = reduction_groups(in, out, reduced);
   bool empty = false;
   visit_dtype(in.dtype, [&](auto itag) {
     using I = typename decltype(itag)::type;
-    for_each_reduction(in, out, reduced, [&](int64_t o, const std::vector<int64_t>& offs) {
+    for_each_group(groups, [&](int64_t o, std::span<const int64_t> offs) {
       if (offs.empty()) {
         empty = true;
         return;
@@ -217,11 +246,12 @@ bp_status all_or_any(const bp_call* c) {
   const View in(arg_tensor(c, 0)), out(out_tensor(c));
   std::vector<bool> reduced;
   if (bp_status s = reduced_dims(c, 1, op, in, out, reduced); s != BP_OK) return s;
+  const ReductionGroups groups = reduction_groups(in, out, reduced);
   visit_dtype(in.dtype, [&](auto itag) {
     using I = typename decltype(itag)::type;
     visit_dtype(out.dtype, [&](auto otag) {
       using O = typename decltype(otag)::type;
-      for_each_reduction(in, out, reduced, [&](int64_t o, const std::vector<int64_t>& offs) {
+      for_each_group(groups, [&](int64_t o, std::span<const int64_t> offs) {
         bool result = kAll;
         for (int64_t off : offs) {
           if (convert<bool>(in.at_offset<I>(off)) != kAll) {
