@@ -42,6 +42,8 @@ void mark_covered(IntArrayRef sizes, IntArrayRef strides, int64_t offset,
   }
 }
 
+// The bytes of a contiguous tensor of the device under test: copy_to_host of a contiguous
+// tensor in its own dtype is the plugin's device-to-host copy, no kernel.
 std::vector<uint8_t> read_bytes(const Tensor& base) {
   std::vector<uint8_t> bytes(base.nbytes());
   if (!bytes.empty()) copy_to_host(base, bytes.data(), base.dtype());
@@ -80,6 +82,12 @@ GuardedBuffer GuardedBuffer::fresh(IntArrayRef sizes, ScalarType dtype, Device d
     strides[d - 1] = strides[d] * std::max<int64_t>(sizes[d], 1);
   Tensor view = base.as_strided(sizes, strides, guard);
   return GuardedBuffer(std::move(base), std::move(view), guard, std::move(bytes));
+}
+
+Tensor GuardedBuffer::read_back(Device host) const {
+  const std::vector<uint8_t> bytes = read_bytes(base_);
+  const Tensor storage = from_data(bytes.data(), base_.dtype(), {base_.numel()}, host);
+  return storage.as_strided(view_.sizes(), view_.strides(), view_.storage_offset());
 }
 
 std::string GuardedBuffer::check(const std::string& what, bool written) const {

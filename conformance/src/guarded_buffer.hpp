@@ -29,6 +29,12 @@ class GuardedBuffer {
   const Tensor& tensor() const { return view_; }
   Tensor& tensor() { return view_; }
 
+  // The tensor's values as the device holds them, read through the device API alone: the
+  // plugin's device-to-host copy of the whole guarded storage, viewed on `host` (the
+  // reference device) with the tensor's sizes, strides and offset. No kernel of the device
+  // under test runs, so a plugin is never checked with its own copy_.
+  Tensor read_back(Device host) const;
+
   // Checks the guards and, when `written` is false, that no byte of the storage changed;
   // when true, only the bytes the view's elements cover may change. Returns "" or a
   // message naming `what` ("output 'out'", "input 'self'") and the first changed byte.

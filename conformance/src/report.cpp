@@ -12,8 +12,8 @@
 namespace bp::conformance {
 namespace {
 
-constexpr std::array<std::string_view, 7> kStatusNames = {
-    "passed", "failed", "unsupported", "xfail", "xpass", "crashed", "timeout"};
+constexpr std::array<std::string_view, kCaseStatusCount> kStatusNames = {
+    "passed", "failed", "unsupported", "xfail", "xpass", "crashed", "timeout", "blocked"};
 
 template <typename T>
 T field(const nlohmann::json& j, const char* key, std::string_view source, std::string_view where) {
@@ -40,12 +40,15 @@ std::optional<CaseStatus> parse_case_status(std::string_view text) {
 
 bool is_failure(CaseStatus status) {
   return status == CaseStatus::Failed || status == CaseStatus::Xpass ||
-         status == CaseStatus::Crashed || status == CaseStatus::Timeout;
+         status == CaseStatus::Crashed || status == CaseStatus::Timeout ||
+         status == CaseStatus::Blocked;
 }
 
 Summary Report::summary() const {
   Summary s;
+  std::set<std::string> compared;
   for (const CaseResult& c : cases) {
+    if (c.compared) compared.insert(c.op);
     switch (c.status) {
       case CaseStatus::Passed:
         ++s.passed;
@@ -68,8 +71,13 @@ Summary Report::summary() const {
       case CaseStatus::Timeout:
         ++s.timeout;
         break;
+      case CaseStatus::Blocked:
+        ++s.blocked;
+        break;
     }
   }
+  for (const OpCoverage& op : ops) s.ops_claimed += op.implementation == "native";
+  s.ops_compared = static_cast<int64_t>(compared.size());
   return s;
 }
 
@@ -123,9 +131,17 @@ nlohmann::json to_json(const Report& report) {
   j["suite"] = report.suite;
   j["shard"] = report.shard;
   j["seconds"] = report.seconds;
-  j["summary"] = {{"passed", s.passed},   {"failed", s.failed}, {"unsupported", s.unsupported},
-                  {"xfail", s.xfail},     {"xpass", s.xpass},   {"crashed", s.crashed},
-                  {"timeout", s.timeout}, {"total", s.total()}};
+  j["summary"] = {{"passed", s.passed},
+                  {"failed", s.failed},
+                  {"unsupported", s.unsupported},
+                  {"xfail", s.xfail},
+                  {"xpass", s.xpass},
+                  {"crashed", s.crashed},
+                  {"timeout", s.timeout},
+                  {"blocked", s.blocked},
+                  {"total", s.total()},
+                  {"ops_claimed", s.ops_claimed},
+                  {"ops_compared", s.ops_compared}};
   nlohmann::json ops = nlohmann::json::array();
   for (const OpCoverage& op : report.ops)
     ops.push_back({{"op", op.op},
@@ -143,6 +159,7 @@ nlohmann::json to_json(const Report& report) {
                         {"status", to_string(c.status)},
                         {"max_abs_err", c.max_abs_err},
                         {"max_ulp", c.max_ulp},
+                        {"compared", c.compared},
                         {"seconds", c.seconds},
                         {"repro", c.repro}};
     if (!c.message.empty()) k["message"] = c.message;
@@ -197,6 +214,7 @@ Report report_from_json(const nlohmann::json& j, std::string_view source) {
     c.status = *parsed;
     c.max_abs_err = k.value("max_abs_err", 0.0);
     c.max_ulp = k.value("max_ulp", int64_t{0});
+    c.compared = k.value("compared", false);
     c.seconds = k.value("seconds", 0.0);
     c.repro = k.value("repro", "");
     c.message = k.value("message", "");

@@ -14,7 +14,7 @@ namespace {
 
 // Per (op, dtype): how many cases ended in each status.
 struct Cell {
-  std::array<int64_t, 7> count{};
+  std::array<int64_t, kCaseStatusCount> count{};
   int64_t get(CaseStatus s) const { return count[static_cast<size_t>(s)]; }
 };
 
@@ -48,13 +48,14 @@ Matrix build_matrix(const Report& report) {
 
 // A short cell: failures first (count and letter), then "ok" (all passed), "p/n" (p of n
 // passed, the rest unsupported), "x" (only xfail), "-" (only unsupported). F failed,
-// C crashed, T timeout, P xpass.
+// C crashed, T timeout, P xpass, B blocked.
 std::string cell_text(const Cell& c) {
   std::string out;
   const std::pair<CaseStatus, char> bad[] = {{CaseStatus::Failed, 'F'},
                                              {CaseStatus::Crashed, 'C'},
                                              {CaseStatus::Timeout, 'T'},
-                                             {CaseStatus::Xpass, 'P'}};
+                                             {CaseStatus::Xpass, 'P'},
+                                             {CaseStatus::Blocked, 'B'}};
   for (const auto& [status, letter] : bad)
     if (c.get(status) > 0) out += fmt::format("{}{}", c.get(status), letter);
   if (!out.empty()) return out;
@@ -113,8 +114,9 @@ std::string md_escape(std::string_view s) {
 std::string summary_line(const Summary& s) {
   return fmt::format(
       "{} passed, {} failed, {} crashed, {} timeout, {} xpass, {} xfail, "
-      "{} unsupported ({} cases)",
-      s.passed, s.failed, s.crashed, s.timeout, s.xpass, s.xfail, s.unsupported, s.total());
+      "{} blocked, {} unsupported ({} cases); ops: {} claimed, {} compared",
+      s.passed, s.failed, s.crashed, s.timeout, s.xpass, s.xfail, s.blocked, s.unsupported,
+      s.total(), s.ops_claimed, s.ops_compared);
 }
 
 }  // namespace
@@ -125,13 +127,14 @@ std::string to_junit(const Report& report) {
   out += fmt::format(
       "<testsuites name=\"backplane conformance\" tests=\"{}\" failures=\"{}\" "
       "errors=\"{}\" skipped=\"{}\" time=\"{:.3f}\">\n",
-      s.total(), s.failed + s.xpass, s.crashed + s.timeout, s.unsupported + s.xfail,
+      s.total(), s.failed + s.xpass + s.blocked, s.crashed + s.timeout, s.unsupported + s.xfail,
       report.seconds);
   out += fmt::format(
       "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" "
       "skipped=\"{}\" time=\"{:.3f}\">\n",
       xml_escape(fmt::format("{} ({})", report.device, report.plugin)), s.total(),
-      s.failed + s.xpass, s.crashed + s.timeout, s.unsupported + s.xfail, report.seconds);
+      s.failed + s.xpass + s.blocked, s.crashed + s.timeout, s.unsupported + s.xfail,
+      report.seconds);
   out += fmt::format(
       "    <properties><property name=\"seed\" value=\"{}\"/><property "
       "name=\"suite\" value=\"{}\"/></properties>\n",
@@ -147,6 +150,7 @@ std::string to_junit(const Report& report) {
         break;
       case CaseStatus::Failed:
       case CaseStatus::Xpass:
+      case CaseStatus::Blocked:
         out += fmt::format(
             ">\n      <failure type=\"{}\" message=\"{}\">{}</failure>\n    "
             "</testcase>\n",
@@ -191,10 +195,12 @@ std::string to_markdown(const Report& report) {
                      report.shard.empty() ? "" : ", shard " + report.shard, report.seconds);
   out += where_it_ran(report, "\n\n");
   out +=
-      "| passed | failed | crashed | timeout | xpass | xfail | unsupported |\n"
-      "| --- | --- | --- | --- | --- | --- | --- |\n";
-  out += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n\n", s.passed, s.failed, s.crashed,
-                     s.timeout, s.xpass, s.xfail, s.unsupported);
+      "| passed | failed | crashed | timeout | xpass | xfail | blocked | unsupported | ops "
+      "claimed | ops compared |\n"
+      "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
+  out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n\n", s.passed, s.failed,
+                     s.crashed, s.timeout, s.xpass, s.xfail, s.blocked, s.unsupported,
+                     s.ops_claimed, s.ops_compared);
   out += fmt::format(
       "Coverage: primitives with a native kernel **{:.0f}%**, composites that run "
       "**{:.0f}%**.\n\n",
@@ -219,7 +225,8 @@ std::string to_markdown(const Report& report) {
   out +=
       "\n`ok` all passed · `p/n` p of n passed, the rest unsupported · `-` unsupported · `x` "
       "expected failure · `nF` failed · `nC` crashed "
-      "· `nT` timed out · `nP` passed unexpectedly\n";
+      "· `nT` timed out · `nP` passed unexpectedly · `nB` blocked (a helper op it needs has no "
+      "kernel)\n";
 
   bool header = false;
   for (const CaseResult& c : report.cases) {

@@ -9,6 +9,7 @@
 
 #include <backplane/core/catalog.hpp>
 #include <backplane/dispatch/dispatcher.hpp>
+#include <backplane/dispatch/runtime.hpp>
 
 #include <fmt/format.h>
 
@@ -119,6 +120,30 @@ CaseRun failed(std::string message) {
   return CaseRun{CaseRun::Kind::Failed, std::move(message), 0.0, 0};
 }
 
+// A call the device could not make for want of a kernel (ErrorCode::NotImplemented; the
+// dispatcher's message starts with the name of the op that has none). Unsupported when that
+// op is the one under test, or when the plugin has no kernel of its own for the op under test
+// (a composite whose decomposition needs a primitive the plugin lacks: the device does not
+// run the op). Blocked when the plugin claims the op but another op the call needs on the
+// device has no kernel there (copy_ for an input's dtype conversion): the plugin's kernel
+// never ran, so nothing was compared, and the run must not pass silently.
+CaseRun not_implemented(const OpDef& op, Device device, const Error& e, std::string_view stage) {
+  const std::string_view message = e.what();
+  const std::string_view prefix = message.substr(0, message.find(": "));
+  const OpDef* needed = prefix.size() < message.size() ? Catalog::get().find(prefix) : nullptr;
+  bool claimed = false;
+  for (const OpTableEntry& entry : op_table(op.name))
+    claimed = claimed ||
+              (entry.backend == device_type_name(device.type) && entry.kind == EntryKind::Kernel);
+  if (needed && needed != &op && claimed)
+    return CaseRun{CaseRun::Kind::Blocked,
+                   fmt::format("blocked: needs {} ({}; {}, so the plugin's {} kernel was not "
+                               "compared)",
+                               needed->name, message, stage, op.name),
+                   0.0, 0};
+  return CaseRun{CaseRun::Kind::Unsupported, std::string(message), 0.0, 0};
+}
+
 CaseRun run_device_check(const CaseId& id, Device device) {
   for (const DeviceCheck& check : device_checks()) {
     if (check.name != id.sample) continue;
@@ -152,7 +177,7 @@ CaseRun run_error_sample(const OpDef& op, const Sample& sample, const std::vecto
     // A device without a kernel the call needs (a composite's primitive) stops before the
     // check that rejects the input: the rejection cannot be tested there.
     if (e.code() == ErrorCode::NotImplemented)
-      return CaseRun{CaseRun::Kind::Unsupported, e.what(), 0.0, 0};
+      return not_implemented(op, device, e, "calling it with an input it must reject");
     return failed(
         fmt::format("rejected the input with another error: '{}' (expected one "
                     "containing '{}')",
@@ -166,11 +191,36 @@ CaseRun run_error_sample(const OpDef& op, const Sample& sample, const std::vecto
                   expected));
 }
 
+// The values the device computed, read back through the device API (GuardedBuffer::
+// read_back), never through one of its own kernels: the guarded outputs of an out-variant
+// call, or the argument an in-place op wrote. On the reference device, like `want`.
+std::vector<Tensor> read_back(const OpDef& op, const DeviceArgs& dev,
+                              const std::vector<GuardedBuffer>& outs,
+                              const std::vector<Tensor>& got, const std::vector<Tensor>& want) {
+  std::vector<Tensor> values;
+  for (size_t i = 0; i < got.size(); ++i) {
+    const Device host = i < want.size() ? want[i].device() : Device{device_types::Reference, 0};
+    if (i < outs.size()) {
+      values.push_back(outs[i].read_back(host));
+      continue;
+    }
+    const DeviceArgs::Input* written = nullptr;
+    for (const DeviceArgs::Input& in : dev.inputs)
+      if (in.written) written = &in;
+    BP_CHECK(i == 0 && written != nullptr, ErrorCode::Internal,
+             "{}: output {} is neither a guarded output nor the argument the op writes", op.name,
+             i);
+    values.push_back(written->buffer.read_back(host));
+  }
+  return values;
+}
+
 // Guards, untouched inputs, output layout and values, after the device ran the op.
 CaseRun check_results(const OpDef& op, const Sample& sample, const DeviceArgs& dev,
                       const std::vector<GuardedBuffer>& outs, const std::vector<Tensor>& got,
                       const std::vector<Tensor>& want, double scale) {
   CaseRun run;
+  run.compared = true;
   auto fail = [&](std::string message) {
     if (run.kind == CaseRun::Kind::Passed) {
       run.kind = CaseRun::Kind::Failed;
@@ -187,6 +237,7 @@ CaseRun check_results(const OpDef& op, const Sample& sample, const DeviceArgs& d
 
   if (got.size() != want.size())
     fail(fmt::format("returned {} output(s), the reference {}", got.size(), want.size()));
+  const std::vector<Tensor> values = read_back(op, dev, outs, got, want);
   for (size_t i = 0; i < std::min(got.size(), want.size()); ++i) {
     if (i < outs.size()) {
       if (std::string m = check_out_layout(got[i], want[i].sizes(), outs[i].tensor().strides());
@@ -194,7 +245,7 @@ CaseRun check_results(const OpDef& op, const Sample& sample, const DeviceArgs& d
         fail(fmt::format("output {}: {}", i, m));
     }
     const Tolerance tol = tolerance_for(op.name, want[i].dtype(), sample.reduced_elements, scale);
-    const CompareResult c = compare(got[i], want[i], tol);
+    const CompareResult c = compare(values[i], want[i], tol);
     run.max_abs_err = std::max(run.max_abs_err, c.max_abs_err);
     run.max_ulp = std::max(run.max_ulp, c.max_ulp);
     if (!c.ok) fail(want.size() > 1 ? fmt::format("output {}: {}", i, c.message) : c.message);
@@ -252,22 +303,13 @@ CaseRun run_case(const CaseId& id, Device device, uint64_t suite_seed) {
     }
   } catch (const Error& e) {
     if (e.code() == ErrorCode::NotImplemented)
-      return CaseRun{CaseRun::Kind::Unsupported, e.what(), 0.0, 0};
+      return not_implemented(op, device, e, "running the case");
     return failed(fmt::format("raised an error the reference does not: {}", e.what()));
   } catch (const std::exception& e) {
     return failed(fmt::format("raised a non-Backplane exception: {}", e.what()));
   }
 
-  try {
-    return check_results(op, sample, dev, outs, got, want, scale);
-  } catch (const Error& e) {
-    // Reading results back from the device needs its copy_ kernel for non-contiguous
-    // views; a plugin without one cannot be checked there.
-    if (e.code() == ErrorCode::NotImplemented)
-      return CaseRun{CaseRun::Kind::Unsupported,
-                     fmt::format("reading the result back: {}", e.what()), 0.0, 0};
-    throw;
-  }
+  return check_results(op, sample, dev, outs, got, want, scale);
 }
 
 }  // namespace bp::conformance

@@ -132,10 +132,12 @@ CaseRun parse_result(const nlohmann::json& j) {
   const std::string kind = j.value("kind", "failed");
   run.kind = kind == "passed"        ? CaseRun::Kind::Passed
              : kind == "unsupported" ? CaseRun::Kind::Unsupported
+             : kind == "blocked"     ? CaseRun::Kind::Blocked
                                      : CaseRun::Kind::Failed;
   run.message = j.value("message", "");
   run.max_abs_err = j.value("max_abs_err", 0.0);
   run.max_ulp = j.value("max_ulp", int64_t{0});
+  run.compared = j.value("compared", false);
   return run;
 }
 
@@ -354,10 +356,12 @@ int worker_loop(Device device, uint64_t suite_seed, int result_fd) {
       const CaseRun run = run_case(CaseId::parse(text), device, suite_seed);
       j["kind"] = run.kind == CaseRun::Kind::Passed        ? "passed"
                   : run.kind == CaseRun::Kind::Unsupported ? "unsupported"
+                  : run.kind == CaseRun::Kind::Blocked     ? "blocked"
                                                            : "failed";
       j["message"] = run.message;
       j["max_abs_err"] = run.max_abs_err;
       j["max_ulp"] = run.max_ulp;
+      j["compared"] = run.compared;
     } catch (const std::exception& e) {
       j["kind"] = "failed";
       j["message"] = fmt::format("the suite could not run the case: {}", e.what());

@@ -253,3 +253,78 @@ TEST_CASE("buggy plugins: device API bugs are caught by the device_api cases") {
   CHECK(any_message_has(d2h, "the last byte of the copied range"));
   CHECK(cases_with(run.report, "passed", "device_api/bytes/copy_host_to_device").size() == 1);
 }
+
+// ---- the template plugin (tests/plugins/template/): a green run must mean "compared" ----
+
+TEST_CASE("the template plugin: every op it claims is compared, and its run passes") {
+  const CliRun run = run_conformance("template_device:0", "template", {"--jobs", "2"});
+  INFO("output:\n" << run.output);
+  CHECK(run.exit_code == 0);
+  REQUIRE(run.report.is_object());
+  const json& summary = run.report["summary"];
+  CHECK(summary.value("ops_claimed", 0) == 4);
+  // Its four kernels, and composites whose decomposition needs only them (empty inputs).
+  CHECK(summary.value("ops_compared", 0) >= 4);
+  CHECK(summary.value("blocked", -1) == 0);
+  CHECK(summary.value("failed", -1) == 0);
+  for (const std::string op : {"copy_/f32/", "add.Tensor/f32/", "mul.Tensor/f32/", "relu/f32/"}) {
+    CAPTURE(op);
+    // Passed with values compared (an error sample passes without comparing any).
+    int compared = 0;
+    for (const json& c : cases_with(run.report, "passed", op))
+      compared += c.value("compared", false);
+    CHECK(compared >= 5);
+  }
+  CHECK(run.output.find("ops: 4 claimed, ") != std::string::npos);
+}
+
+TEST_CASE("the template with add ignoring the strides of self: caught, and only add fails") {
+  const CliRun run = run_conformance("template_device:0", "template_strides", {"--jobs", "2"});
+  require_failed_run(run, "template_device:0");
+  INFO("report: " << run.report.dump(1));
+  const std::vector<json> failed = cases_with(run.report, "failed", "add.Tensor/f32/");
+  CHECK(cases_with(run.report, "failed").size() == failed.size());
+  CHECK(cases_with(run.report, "failed", "add.Tensor/f32/transposed_").size() == 1);
+  CHECK(any_message_names_element(failed));
+  // Contiguous inputs still pass: the bug is the strides alone.
+  CHECK(cases_with(run.report, "passed", "add.Tensor/f32/contiguous_").size() >= 1);
+}
+
+TEST_CASE(
+    "a plugin without copy_: its ops are still compared, and cases that need copy_ are "
+    "blocked and fail the run unless the expectations file marks them") {
+  const CliRun run = run_conformance("template_device:0", "template_no_copy", {"--jobs", "2"});
+  require_failed_run(run, "template_device:0");
+  INFO("report: " << run.report.dump(1));
+  const std::vector<json> blocked = cases_with(run.report, "blocked");
+  REQUIRE_FALSE(blocked.empty());
+  for (const json& c : blocked) {
+    CAPTURE(c.dump());
+    const std::string id = c.value("id", "");
+    CHECK((id.rfind("add.Tensor/", 0) == 0 || id.rfind("mul.Tensor/", 0) == 0));
+    CHECK(c.value("message", "").rfind("blocked: needs copy_ (", 0) == 0);
+    CHECK_FALSE(c.value("compared", true));
+    CHECK(c.value("repro", "").find("--case " + id) != std::string::npos);
+  }
+  CHECK(run.report["summary"].value("blocked", 0) == static_cast<int>(blocked.size()));
+  // Results are read back with the device's own device-to-host copy, so its add kernel is
+  // compared though the plugin has no copy_ to read a strided result with.
+  CHECK(cases_with(run.report, "passed", "add.Tensor/f32/transposed_").size() == 1);
+  CHECK(run.output.find("blocked add.Tensor/") != std::string::npos);
+
+  // Marked xfail, the same cases no longer fail the run.
+  const fs::path expect =
+      fs::temp_directory_path() / ("bp_template_no_copy_" + std::to_string(::getpid()) + ".toml");
+  std::ofstream(expect) << "[[xfail]]\n"
+                           "cases = [\"add.Tensor/*/mixed_*\", \"mul.Tensor/*/mixed_*\",\n"
+                           "         \"add.Tensor/*/wrapped_*\", \"mul.Tensor/*/wrapped_*\"]\n"
+                           "reason = \"no copy_ kernel yet\"\n";
+  const CliRun marked = run_conformance("template_device:0", "template_no_copy",
+                                        {"--jobs", "2", "--expect", expect.string()});
+  fs::remove(expect);
+  INFO("output:\n" << marked.output);
+  CHECK(marked.exit_code == 0);
+  REQUIRE(marked.report.is_object());
+  CHECK(marked.report["summary"].value("blocked", -1) == 0);
+  CHECK(marked.report["summary"].value("xfail", 0) == static_cast<int>(blocked.size()));
+}

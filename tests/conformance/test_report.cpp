@@ -24,6 +24,8 @@ CaseResult make_case(int64_t index, std::string op, std::string dtype, std::stri
   c.status = status;
   c.message = std::move(message);
   if (is_failure(status)) c.repro = "backplane conformance --device cpu:0 --case " + c.id;
+  c.compared = status == CaseStatus::Passed || status == CaseStatus::Failed ||
+               status == CaseStatus::Xfail || status == CaseStatus::Xpass;
   return c;
 }
 
@@ -83,14 +85,15 @@ TEST_CASE("report: JSON has the documented shape and round-trips") {
   const nlohmann::json j = to_json(r);
   for (const char* key : {"device", "plugin", "seed", "summary", "coverage", "cases"})
     CHECK(j.contains(key));
-  for (const char* key :
-       {"passed", "failed", "unsupported", "xfail", "xpass", "crashed", "timeout"})
+  for (const char* key : {"passed", "failed", "unsupported", "xfail", "xpass", "crashed", "timeout",
+                          "blocked", "ops_claimed", "ops_compared"})
     CHECK(j["summary"].contains(key));
   CHECK(j["coverage"]["primitives"].get<double>() == doctest::Approx(0.5));
   CHECK(j["cases"][1]["status"] == "failed");
   CHECK(j["cases"][1]["repro"].get<std::string>().find("--case add.Tensor/f32/b") !=
         std::string::npos);
-  for (const char* key : {"id", "op", "dtype", "status", "max_abs_err", "max_ulp", "repro"})
+  for (const char* key :
+       {"id", "op", "dtype", "status", "max_abs_err", "max_ulp", "compared", "repro"})
     CHECK(j["cases"][0].contains(key));
   const Report back = report_from_json(j, "r.json");
   CHECK(to_json(back) == j);
@@ -161,8 +164,8 @@ TEST_CASE("report: Markdown and the terminal matrix show op x dtype cells and th
   CHECK(md.find("- `add.Tensor/f32/b` **failed**: element 3 <off>") != std::string::npos);
   const std::string term = terminal_matrix(r, false);
   CHECK(term.find("add.Tensor     1P     x    1F") != std::string::npos);
-  CHECK(term.find("1 passed, 1 failed, 1 crashed, 1 timeout, 1 xpass, 1 xfail, 2 unsupported") !=
-        std::string::npos);
+  CHECK(term.find("1 passed, 1 failed, 1 crashed, 1 timeout, 1 xpass, 1 xfail, 0 blocked, 2 "
+                  "unsupported (8 cases); ops: 1 claimed, 1 compared") != std::string::npos);
   CHECK(term.find("\033[") == std::string::npos);  // no colour when asked for none
   CHECK(terminal_matrix(r, true).find("\033[31m") != std::string::npos);
   Report mixed = r;  // some passed, the rest unsupported: "passed/total"
@@ -170,4 +173,43 @@ TEST_CASE("report: Markdown and the terminal matrix show op x dtype cells and th
                  make_case(1, "neg", "f32", "b", CaseStatus::Unsupported),
                  make_case(2, "neg", "f32", "c", CaseStatus::Unsupported)};
   CHECK(terminal_matrix(mixed, false).find("neg   1/3") != std::string::npos);
+}
+
+TEST_CASE(
+    "report: a blocked case fails the run, shows as nB, is a JUnit failure, and the "
+    "summary counts the ops claimed and compared") {
+  Report r = sample_report();
+  r.cases.push_back(make_case(8, "neg", "i64", "b", CaseStatus::Blocked,
+                              "blocked: needs copy_ (copy_: no kernel for device cpu:0)"));
+  const Summary s = r.summary();
+  CHECK(s.blocked == 1);
+  CHECK(s.total() == 9);
+  CHECK(s.failures() == 5);
+  CHECK(is_failure(CaseStatus::Blocked));
+  // Claimed: the ops with the plugin's own kernel. Compared: ops with a case that compared
+  // values (add.Tensor); blocked, crashed and unsupported cases compare nothing.
+  CHECK(s.ops_claimed == 1);
+  CHECK(s.ops_compared == 1);
+  Report passed_and_blocked = r;
+  passed_and_blocked.cases = {r.cases[0], r.cases.back()};
+  CHECK(passed_and_blocked.failed());
+
+  const std::string term = terminal_matrix(r, false);
+  INFO(term);
+  CHECK(term.find("neg            1B           -") != std::string::npos);
+  CHECK(term.find("1 blocked, 2 unsupported (9 cases); ops: 1 claimed, 1 compared") !=
+        std::string::npos);
+  CHECK(to_junit(r).find("<failure type=\"blocked\" message=\"blocked: needs copy_") !=
+        std::string::npos);
+  CHECK(to_markdown(r).find("- `neg/i64/b` **blocked**: blocked: needs copy_") !=
+        std::string::npos);
+
+  const nlohmann::json j = to_json(r);
+  CHECK(j["summary"]["blocked"] == 1);
+  CHECK(j["summary"]["ops_claimed"] == 1);
+  CHECK(j["summary"]["ops_compared"] == 1);
+  CHECK(j["cases"][8]["status"] == "blocked");
+  CHECK(j["cases"][8]["compared"] == false);
+  CHECK(j["cases"][0]["compared"] == true);
+  CHECK(to_json(report_from_json(j, "r.json")) == j);
 }

@@ -117,6 +117,8 @@ cf::CaseStatus status_of(const cf::WorkerOutcome& outcome, const cf::Expectation
       return xfail ? cf::CaseStatus::Xpass : cf::CaseStatus::Passed;
     case cf::CaseRun::Kind::Unsupported:
       return cf::CaseStatus::Unsupported;
+    case cf::CaseRun::Kind::Blocked:
+      return xfail ? cf::CaseStatus::Xfail : cf::CaseStatus::Blocked;
     case cf::CaseRun::Kind::Failed:
       break;
   }
@@ -244,6 +246,7 @@ int run_suite(const ConformanceOptions& o) {
         outcome.kind == cf::WorkerOutcome::Kind::Ran ? outcome.run.message : outcome.message;
     c.max_abs_err = outcome.run.max_abs_err;
     c.max_ulp = outcome.run.max_ulp;
+    c.compared = outcome.kind == cf::WorkerOutcome::Kind::Ran && outcome.run.compared;
     c.seconds = outcome.seconds;
     if (c.status != cf::CaseStatus::Passed && c.status != cf::CaseStatus::Unsupported)
       c.repro = fmt::format("{} --case {}", repro_prefix, shell_quote(c.id));

@@ -38,6 +38,7 @@ std::string conformance_cell(const std::optional<RunConformance>& c, bool oracle
   if (n.crashed) text += fmt::format(", {} CRASHED", n.crashed);
   if (n.timeout) text += fmt::format(", {} TIMEOUT", n.timeout);
   if (n.xpass) text += fmt::format(", {} XPASS", n.xpass);
+  if (n.blocked) text += fmt::format(", {} BLOCKED", n.blocked);
   if (n.xfail) text += fmt::format(", {} xfail", n.xfail);
   if (n.unsupported) text += fmt::format(", {} unsupported", n.unsupported);
   return text;
@@ -201,7 +202,8 @@ nlohmann::json to_json(const RunReport& report) {
                            {"failed", n.failed},   {"unsupported", n.unsupported},
                            {"xfail", n.xfail},     {"xpass", n.xpass},
                            {"crashed", n.crashed}, {"timeout", n.timeout},
-                           {"seconds", c.seconds}, {"ok", c.ok()}};
+                           {"blocked", n.blocked}, {"seconds", c.seconds},
+                           {"ok", c.ok()}};
       if (!c.error.empty()) dj["conformance"]["error"] = c.error;
     } else {
       dj["conformance"] = nullptr;

@@ -10,6 +10,12 @@
 
 namespace template_device {
 
+// copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)
+// Into an f32 tensor from a tensor of any dtype. Needed by every plugin with more than one
+// op: the runtime converts an input to the op's compute dtype with the device's copy_ (an
+// add of an i32 and an f32 tensor adds in f32), so without it such calls fail, and the
+// conformance suite reports those cases "blocked: needs copy_".
+void copy_f32(bp::sdk::TensorArg self, bp::sdk::TensorArg src, bool non_blocking);
 // add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
 void add_f32(bp::sdk::TensorArg self, bp::sdk::TensorArg other, bp::sdk::Scalar alpha,
              bp::sdk::TensorArg out);
@@ -18,8 +24,8 @@ void mul_f32(bp::sdk::TensorArg self, bp::sdk::TensorArg other, bp::sdk::TensorA
 // relu(Tensor self) -> Tensor
 void relu_f32(bp::sdk::TensorArg self, bp::sdk::TensorArg out);
 
-// Registers the kernels above for `backend` (f32 only: other dtypes of these ops then
-// fail with an error naming the op, the device and the backends that have it).
+// Registers the kernels above for `backend` (f32 outputs only: other dtypes of these ops
+// then fail with an error naming the op, the device and the backends that have it).
 void register_kernels(bp::sdk::Host& host, uint32_t backend);
 
 }  // namespace template_device

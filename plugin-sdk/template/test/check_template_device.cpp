@@ -1,7 +1,8 @@
 // Checks the template device against the runtime's reference backend: loads the plugin
 // file given on the command line, runs add.Tensor, mul.Tensor and relu on template_device:0
 // and on reference:0 with the same inputs (special values, broadcasting, a transposed
-// view), and exits 1 on the first element that differs. f32 results must match exactly:
+// view, an i32 input that copy_ converts to f32), and exits 1 on the first element that
+// differs. f32 results must match exactly:
 // the reference computes in double and rounds once, and a single f32 add or multiply is
 // correctly rounded either way (alpha is a power of two, so alpha * y is exact).
 //
@@ -80,6 +81,7 @@ int main(int argc, char** argv) {
     const bp::Tensor x = bp::from_vector<float>(
         {1.5f, -2.0f, 0.0f, -0.0f, kNaN, kInf, -kInf, 3.25f, -1e-38f, 1e30f, -7.0f, 0.1f}, {4, 3});
     const bp::Tensor y = bp::from_vector<float>({0.5f, -kInf, 2.0f}, {3});  // broadcast rows
+    const bp::Tensor counts = bp::from_vector<int32_t>({3, -16777217, 0}, {3});
     const bp::Tensor z = bp::from_vector<float>(
         {2.0f, 0.25f, -3.0f, 1e-3f, 8.0f, -0.5f, kNaN, 4.0f, 1.0f, -1.0f, 0.0f, 6.0f}, {3, 4});
 
@@ -89,6 +91,11 @@ int main(int argc, char** argv) {
     ok &= check(
         "add.Tensor alpha=2", {x, y}, [](auto& t) { return bp::add(t[0], t[1], 2); }, device,
         reference);
+    // f32 + i32 adds in f32: the runtime converts `counts` with the device's copy_ first
+    // (-16777217 rounds to the nearest f32, -16777216, as in PyTorch).
+    ok &= check(
+        "add.Tensor f32 + i32 (copy_ converts)", {x, counts},
+        [](auto& t) { return bp::add(t[0], t[1]); }, device, reference);
     ok &= check(
         "mul.Tensor", {x, y}, [](auto& t) { return bp::mul(t[0], t[1]); }, device, reference);
     ok &= check(

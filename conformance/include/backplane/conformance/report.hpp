@@ -13,10 +13,14 @@
 
 namespace bp::conformance {
 
-enum class CaseStatus { Passed, Failed, Unsupported, Xfail, Xpass, Crashed, Timeout };
-std::string_view to_string(CaseStatus status);  // "passed", "failed", ... "timeout"
+// Blocked: the op has the plugin's own kernel, but the case could not run because a helper op
+// it needs on the device (copy_ for a dtype conversion, a primitive of a fused composite's
+// input preparation) has no kernel there: nothing was compared, so it is not a pass.
+enum class CaseStatus { Passed, Failed, Unsupported, Xfail, Xpass, Crashed, Timeout, Blocked };
+inline constexpr size_t kCaseStatusCount = 8;
+std::string_view to_string(CaseStatus status);  // "passed", "failed", ... "blocked"
 std::optional<CaseStatus> parse_case_status(std::string_view text);
-// Failed, Xpass, Crashed and Timeout make a run fail.
+// Failed, Xpass, Crashed, Timeout and Blocked make a run fail.
 bool is_failure(CaseStatus status);
 
 struct CaseResult {
@@ -30,6 +34,9 @@ struct CaseResult {
   std::string message;      // why it failed, crashed, timed out or is unsupported
   std::string expectation;  // the expectations entry that applied: "reason (file:line)"
   std::string repro;        // one command that reruns exactly this case (failures only)
+  // The device's results were compared with the reference's (an error sample, a crash or a
+  // case that did not run compares nothing).
+  bool compared = false;
   double seconds = 0.0;
 };
 
@@ -43,11 +50,17 @@ struct OpCoverage {
 };
 
 struct Summary {
-  int64_t passed = 0, failed = 0, unsupported = 0, xfail = 0, xpass = 0, crashed = 0, timeout = 0;
+  int64_t passed = 0, failed = 0, unsupported = 0, xfail = 0, xpass = 0, crashed = 0, timeout = 0,
+          blocked = 0;
+  // Ops the plugin claims (its own kernel: coverage "native") and, of the ops with cases in
+  // the run, those with at least one case whose results were compared with the reference
+  // (CaseResult::compared). A run whose claimed ops were never compared proves nothing, and
+  // the summary line says so.
+  int64_t ops_claimed = 0, ops_compared = 0;
   int64_t total() const {
-    return passed + failed + unsupported + xfail + xpass + crashed + timeout;
+    return passed + failed + unsupported + xfail + xpass + crashed + timeout + blocked;
   }
-  int64_t failures() const { return failed + xpass + crashed + timeout; }
+  int64_t failures() const { return failed + xpass + crashed + timeout + blocked; }
 };
 
 struct Report {

@@ -17,11 +17,16 @@ namespace bp::conformance {
 
 // What one case found, before the expectations file is applied.
 struct CaseRun {
-  enum class Kind { Passed, Failed, Unsupported };
+  // Unsupported: the device has no kernel for the op itself (for this dtype), or runs it as
+  // a composite whose decomposition needs a primitive it lacks. Blocked: the plugin has its
+  // own kernel for the op, but a helper op the call needs on the device has none (copy_ for
+  // an input's dtype conversion, say): the message names it ("blocked: needs copy_ ...").
+  enum class Kind { Passed, Failed, Unsupported, Blocked };
   Kind kind = Kind::Passed;
   std::string message;  // why it failed / is unsupported; "" when passed
   double max_abs_err = 0.0;
   int64_t max_ulp = 0;
+  bool compared = false;  // the device's results were compared with the reference's
 };
 
 // The per-case seed: the suite's seed mixed with the case id, so a case draws the same
