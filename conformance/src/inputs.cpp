@@ -213,8 +213,23 @@ Tensor InputMaker::tensor(IntArrayRef sizes, ScalarType dtype, Values values, La
 
 Tensor InputMaker::from_doubles(IntArrayRef sizes, ScalarType dtype,
                                 const std::vector<double>& values, Layout layout) {
-  const Tensor logical = contiguous_from(sizes, dtype, values);
+  return relayout(contiguous_from(sizes, dtype, values), layout);
+}
+
+Tensor expanded_first_slice(const Tensor& t) {
+  for (int64_t d = 0; d < t.dim(); ++d) {
+    if (t.sizes()[static_cast<size_t>(d)] <= 1) continue;
+    Shape strides(t.strides().begin(), t.strides().end());
+    strides[static_cast<size_t>(d)] = 0;
+    return t.as_strided(t.sizes(), strides, t.storage_offset());
+  }
+  return t;
+}
+
+Tensor relayout(const Tensor& logical, Layout layout) {
   const int64_t dim = logical.dim();
+  const IntArrayRef sizes = logical.sizes();
+  const ScalarType dtype = logical.dtype();
   switch (layout) {
     case Layout::Contiguous:
       return logical;

@@ -367,6 +367,7 @@ const std::vector<SdpaCase>& sdpa_cases() {
       // L > S: the last query rows attend to every key.
       {"causal_7x4", true, {7, 8}, {4, 8}, {4, 5}, M::Causal},
       {"scale_0.5", true, {2, 5, 8}, {2, 5, 8}, {2, 5, 8}, M::None, 0.5},
+      {"empty_batch_0x5x8", true, {0, 5, 8}, {0, 7, 8}, {0, 7, 4}},
       {"transposed_2x9x16",
        true,
        {2, 9, 16},

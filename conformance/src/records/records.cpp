@@ -6,6 +6,68 @@
 #include <algorithm>
 
 namespace bp::conformance {
+namespace {
+
+// The layout variants every record gets in the quick suite: its first quick sample (not an
+// error input) again, with every tensor input in another layout. A layout does not change
+// what an op computes, so any sample of any op can take them; the groups' own samples hold
+// the shapes (0-d, empty, odd sizes) and the layouts that need a particular shape.
+// tests/conformance/test_records_layouts.cpp checks that each op and dtype then holds every
+// class. `expanded` repeats a tensor's first slice (a stride-0 dim): other values than the
+// base sample's, taken from them, so an index or a divisor stays valid. The argument an op
+// writes (copy_, fill_) is never expanded: a written view must not overlap itself.
+struct LayoutVariant {
+  const char* name;
+  std::function<Tensor(const Tensor&)> apply;
+  bool written_too;
+};
+const std::vector<LayoutVariant>& layout_variants() {
+  static const std::vector<LayoutVariant> variants = {
+      {"layout_transposed", [](const Tensor& t) { return relayout(t, Layout::Transposed); }, true},
+      {"layout_strided", [](const Tensor& t) { return relayout(t, Layout::Strided); }, true},
+      {"layout_offset", [](const Tensor& t) { return relayout(t, Layout::Offset); }, true},
+      {"layout_expanded", expanded_first_slice, false},
+  };
+  return variants;
+}
+
+Sample layout_variant(const Sample& base, const LayoutVariant& variant, int mutated_arg) {
+  Sample s = base;
+  s.name = variant.name;
+  s.make = [make = base.make, apply = variant.apply, written_too = variant.written_too,
+            mutated_arg](InputMaker& maker) {
+    std::vector<IValue> args = make(maker);
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (static_cast<int>(i) == mutated_arg && !written_too) continue;
+      IValue& a = args[i];
+      if (a.is_tensor() && a.tensor().defined()) {
+        a = IValue(apply(a.tensor()));
+      } else if (a.is_tensor_list()) {
+        TensorList list;
+        for (const Tensor& t : a.tensor_list()) list.push_back(apply(t));
+        a = IValue(std::move(list));
+      }
+    }
+    return args;
+  };
+  return s;
+}
+
+void add_layout_variants(OpRecord& record) {
+  const int mutated_arg = Catalog::get().at(record.op).mutated_arg;
+  record.samples = [own = std::move(record.samples), mutated_arg](ScalarType dtype) {
+    std::vector<Sample> samples = own(dtype);
+    const auto base = std::find_if(samples.begin(), samples.end(),
+                                   [](const Sample& s) { return s.quick && !s.expect_error; });
+    if (base == samples.end()) return samples;
+    const Sample first = *base;
+    for (const LayoutVariant& v : layout_variants())
+      samples.push_back(layout_variant(first, v, mutated_arg));
+    return samples;
+  };
+}
+
+}  // namespace
 
 const std::vector<OpRecord>& op_records() {
   static const std::vector<OpRecord> records = [] {
@@ -14,6 +76,7 @@ const std::vector<OpRecord>& op_records() {
     detail::add_elementwise_records(all);
     detail::add_reduction_records(all);
     detail::add_nn_records(all);
+    for (OpRecord& record : all) add_layout_variants(record);
     const Catalog& catalog = Catalog::get();
     std::stable_sort(all.begin(), all.end(), [&](const OpRecord& a, const OpRecord& b) {
       return catalog.at(a.op).id < catalog.at(b.op).id;

@@ -37,6 +37,14 @@ enum class Layout {
   Permuted,    // dims in reverse order in memory (needs dim >= 2; else Contiguous)
 };
 
+// `t`'s values (exactly, through the reference's copy_) in `layout`, on the reference
+// device: what InputMaker::tensor does with freshly drawn values. Transposed and Permuted
+// leave a tensor of fewer than 2 dims as it is; Strided and Offset apply to any.
+Tensor relayout(const Tensor& t, Layout layout);
+// A view of `t`'s shape whose first dim of size > 1 has stride 0: `t`'s first slice along
+// that dim, repeated (broadcast). `t` itself when no dim has size > 1.
+Tensor expanded_first_slice(const Tensor& t);
+
 // The special values of a dtype, in a fixed order. Floating: NaN, +Inf, -Inf, -0, +0,
 // smallest subnormal (both signs; not for bf16's / f16's "none" cases), smallest normal,
 // largest finite (both signs), 1, -1, 0.5, 1.5, 2.5, -2.5 (rounding ties). Integers: min, max,
