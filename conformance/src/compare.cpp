@@ -66,6 +66,46 @@ std::string value_str(double v) {
   return std::isnan(v) ? "nan" : fmt::format("{}", v);
 }
 
+// Per element, whether `t` holds kGuardByte in every byte (read through the tensor's own
+// device, which for the conformance suite is the reference's host memory).
+std::vector<bool> holds_guard_pattern(const Tensor& t) {
+  const size_t esize = element_size(t.dtype());
+  std::vector<uint8_t> bytes(static_cast<size_t>(t.numel()) * esize);
+  copy_to_host(t, bytes.data(), t.dtype());
+  std::vector<bool> out(static_cast<size_t>(t.numel()));
+  for (size_t i = 0; i < out.size(); ++i)
+    out[i] = std::all_of(bytes.begin() + static_cast<std::ptrdiff_t>(i * esize),
+                         bytes.begin() + static_cast<std::ptrdiff_t>((i + 1) * esize),
+                         [](uint8_t b) { return b == kGuardByte; });
+  return out;
+}
+
+// The kinds of mismatch, counted apart so that one NaN in the wrong place does not read as
+// "max |diff| 0".
+struct Mismatches {
+  int64_t not_written = 0, nan = 0, inf = 0, value = 0;
+  int64_t total() const { return not_written + nan + inf + value; }
+  std::string describe(bool floating, double max_abs, int64_t max_ulp) const {
+    std::vector<std::string> parts;
+    if (not_written)
+      parts.push_back(
+          fmt::format("{} not written (or read out of bounds): still the guard "
+                      "pattern",
+                      not_written));
+    if (nan) parts.push_back(fmt::format("{} NaN where the other is not", nan));
+    if (inf) parts.push_back(fmt::format("{} infinity mismatched", inf));
+    if (value)
+      parts.push_back(floating
+                          ? fmt::format("{} finite out of tolerance (max |diff| {}, max ulp "
+                                        "{})",
+                                        value, value_str(max_abs), max_ulp)
+                          : fmt::format("{} wrong (max |diff| {})", value, value_str(max_abs)));
+    std::string out;
+    for (const std::string& p : parts) out += (out.empty() ? "" : ", ") + p;
+    return out;
+  }
+};
+
 }  // namespace
 
 int64_t ulp_distance(double a, double b, ScalarType dtype) {
@@ -95,8 +135,27 @@ CompareResult compare(const Tensor& got, const Tensor& want, const Tolerance& to
                             shape_str(want.sizes())));
   const ScalarType dtype = want.dtype();
   const int64_t n = want.numel();
-  int64_t bad = 0;
+  Mismatches bad;
+  double value_max_abs = 0.0;  // over the finite pairs out of tolerance (the message's)
+  int64_t value_max_ulp = 0;
   std::string first;  // the first mismatch, described
+  // Filled on the first mismatch only: a passing comparison reads no bytes twice.
+  std::vector<bool> got_guard, want_guard;
+  // Whether element i was never written: the guard pattern where the reference has a value.
+  auto not_written = [&](int64_t i) {
+    if (got_guard.empty()) {
+      got_guard = holds_guard_pattern(got);
+      want_guard = holds_guard_pattern(want);
+    }
+    return got_guard[static_cast<size_t>(i)] && !want_guard[static_cast<size_t>(i)];
+  };
+  auto note_first = [&](int64_t i, const std::string& got_text, const std::string& want_text,
+                        const std::string& why) {
+    if (!first.empty()) return;
+    r.first_bad_index = i;
+    first = fmt::format("at {}: got {}, want {} ({})", multi_index(i, want.sizes()), got_text,
+                        want_text, why);
+  };
 
   if (!is_floating(dtype)) {
     // Integers and bools are exact whatever the tolerance says: there is no rounding.
@@ -111,45 +170,57 @@ CompareResult compare(const Tensor& got, const Tensor& want, const Tolerance& to
       r.max_abs_err = std::max(r.max_abs_err, static_cast<double>(diff));
       constexpr auto kMax = static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
       r.max_ulp = std::max(r.max_ulp, static_cast<int64_t>(std::min(diff, kMax)));
-      if (bad++ == 0) {
-        r.first_bad_index = i;
-        first = fmt::format("at {}: got {}, want {} (exact)", multi_index(i, want.sizes()), gi, wi);
+      if (not_written(i)) {
+        ++bad.not_written;
+        note_first(i, fmt::format("{}", gi), fmt::format("{}", wi),
+                   "not written (or read out of bounds): the element still holds the guard "
+                   "pattern");
+        continue;
       }
+      ++bad.value;
+      value_max_abs = std::max(value_max_abs, static_cast<double>(diff));
+      note_first(i, fmt::format("{}", gi), fmt::format("{}", wi), "exact");
     }
   } else {
     const std::vector<double> g = to_vector<double>(got);
     const std::vector<double> w = to_vector<double>(want);
     for (int64_t i = 0; i < n; ++i) {
       const double gi = g[static_cast<size_t>(i)], wi = w[static_cast<size_t>(i)];
-      bool pass;
+      int64_t* kind = nullptr;
       std::string why;
       if (std::isnan(gi) || std::isnan(wi)) {
-        pass = std::isnan(gi) && std::isnan(wi);
+        if (std::isnan(gi) && std::isnan(wi)) continue;
+        kind = &bad.nan;
         why = "NaN positions must match";
       } else if (std::isinf(gi) || std::isinf(wi)) {
-        pass = gi == wi;
+        if (gi == wi) continue;
+        kind = &bad.inf;
         why = "infinities must match with their sign";
       } else {
         const double diff = std::fabs(gi - wi);
         const int64_t ulp = ulp_distance(gi, wi, dtype);
         r.max_abs_err = std::max(r.max_abs_err, diff);
         r.max_ulp = std::max(r.max_ulp, ulp);
-        pass = tol.exact ? gi == wi
-                         : diff <= tol.atol + tol.rtol * std::fabs(wi) ||
-                               (tol.max_ulp > 0 && ulp <= tol.max_ulp);
+        const bool pass = tol.exact ? gi == wi
+                                    : diff <= tol.atol + tol.rtol * std::fabs(wi) ||
+                                          (tol.max_ulp > 0 && ulp <= tol.max_ulp);
+        if (pass) continue;
+        kind = &bad.value;
+        value_max_abs = std::max(value_max_abs, diff);
+        value_max_ulp = std::max(value_max_ulp, ulp);
         why = fmt::format("|diff| {}, {} ulp; allowed {}", value_str(diff), ulp, to_string(tol));
       }
-      if (pass) continue;
-      if (bad++ == 0) {
-        r.first_bad_index = i;
-        first = fmt::format("at {}: got {}, want {} ({})", multi_index(i, want.sizes()),
-                            value_str(gi), value_str(wi), why);
+      if (not_written(i)) {
+        kind = &bad.not_written;
+        why = "not written (or read out of bounds): the element still holds the guard pattern";
       }
+      ++*kind;
+      note_first(i, value_str(gi), value_str(wi), why);
     }
   }
-  if (bad > 0)
-    return fail(fmt::format("{} of {} elements differ (max |diff| {}, max ulp {}); first {}", bad,
-                            n, value_str(r.max_abs_err), r.max_ulp, first));
+  if (bad.total() > 0)
+    return fail(fmt::format("{} of {} elements differ: {}; first {}", bad.total(), n,
+                            bad.describe(is_floating(dtype), value_max_abs, value_max_ulp), first));
   return r;
 }
 

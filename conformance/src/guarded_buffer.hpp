@@ -6,6 +6,8 @@
 // and named.
 #pragma once
 
+#include "backplane/conformance/compare.hpp"  // kGuardByte
+
 #include <backplane/backplane.hpp>
 
 #include <cstdint>
@@ -13,10 +15,6 @@
 #include <vector>
 
 namespace bp::conformance::detail {
-
-// The byte every guard (and every fresh output) is filled with: an unlikely value in every
-// dtype (f32 -2.9e-16, f16 -0.0220, i32 -1515870811, bool 0xA5 = not a valid bool).
-inline constexpr uint8_t kGuardByte = 0xA5;
 
 class GuardedBuffer {
  public:

@@ -207,7 +207,9 @@ TEST_CASE("the message names the first bad element by multi-index, counts and ma
   CHECK_FALSE(r.ok);
   CHECK(r.first_bad_index == 4);
   CHECK(r.max_abs_err == 2.0);
-  CHECK(contains(r.message, "2 of 6 elements differ (max |diff| 2, max ulp "));
+  CHECK(contains(r.message,
+                 "2 of 6 elements differ: 2 finite out of tolerance (max |diff| 2, "
+                 "max ulp "));
   CHECK(contains(r.message, "first at [1, 1]: got 4.5, want 4 (|diff| 0.5, "));
   CHECK(contains(r.message, "allowed rtol 0 atol 0.1"));
 }
@@ -252,4 +254,49 @@ TEST_CASE("out-variant layout: sizes and strides as given, size-1 strides ignore
   CHECK(check_out_layout(row, {1, 4}, {1, 1}).empty());
   const Tensor none = bp::empty({0, 4}, ScalarType::Float32, kRef);
   CHECK(check_out_layout(none, {0, 4}, {7, 7}).empty());
+}
+
+TEST_CASE("each kind of mismatch is counted apart: a NaN is one, not a max |diff| of 0") {
+  const Tolerance loose{0.0, 0.1, 0, false};
+  const CompareResult one_nan = compare(f32({1, kNaNf, 3}), f32({1, 2, 3}), loose);
+  CHECK_FALSE(one_nan.ok);
+  CHECK(one_nan.message ==
+        "1 of 3 elements differ: 1 NaN where the other is not; first at [1]: got nan, want 2 "
+        "(NaN positions must match)");
+  const CompareResult mixed = compare(f32({kNaNf, 5, kInff, 4}), f32({1, 2, -kInff, 4}), loose);
+  CHECK(contains(mixed.message,
+                 "3 of 4 elements differ: 1 NaN where the other is not, 1 "
+                 "infinity mismatched, 1 finite out of tolerance (max |diff| 3, "
+                 "max ulp "));
+  CHECK(contains(mixed.message, "first at [0]: got nan, want 1"));
+}
+
+TEST_CASE("an element that still holds the guard pattern is named: not written") {
+  using bp::conformance::kGuardByte;
+  // Elements 2 and 3 never written: every byte is still the guard byte.
+  std::vector<uint8_t> bytes(4 * sizeof(float), kGuardByte);
+  const float written[2] = {1.0f, 2.0f};
+  std::memcpy(bytes.data(), written, sizeof written);
+  const Tensor got = bp::from_data(bytes.data(), ScalarType::Float32, {4}, kRef);
+  const CompareResult r = compare(got, f32({1, 2, 3, 4}), Tolerance{0.0, 0.1, 0, false});
+  CHECK_FALSE(r.ok);
+  CHECK(r.first_bad_index == 2);
+  CHECK(contains(r.message,
+                 "2 of 4 elements differ: 2 not written (or read out of bounds): "
+                 "still the guard pattern; first at [2]: got "));
+  CHECK(contains(r.message,
+                 "want 3 (not written (or read out of bounds): the element still "
+                 "holds the guard pattern)"));
+  // Integers too.
+  std::vector<uint8_t> ints(3 * sizeof(int32_t), kGuardByte);
+  const int32_t seven = 7;
+  std::memcpy(ints.data(), &seven, sizeof seven);
+  const CompareResult i = compare(bp::from_data(ints.data(), ScalarType::Int32, {3}, kRef),
+                                  make<int32_t>({7, 8, 9}), kExact);
+  CHECK(contains(i.message, "2 of 3 elements differ: 2 not written"));
+  // A wrong value is not "not written", and a reference value that is the pattern itself
+  // (equal to the device's) passes.
+  CHECK_FALSE(
+      contains(compare(f32({1, 2, 5, 4}), f32({1, 2, 3, 4}), kExact).message, "not written"));
+  CHECK(compare(got, got, kExact).ok);
 }

@@ -13,6 +13,11 @@
 
 namespace bp::conformance {
 
+// The byte every guard and every fresh output of a conformance case is filled with (an
+// unlikely value in every dtype: f32 -2.9e-16, f16 -0.0220, i32 -1515870811, bool 0xA5 =
+// not a valid bool). An output element that still holds it after the op was not written.
+inline constexpr uint8_t kGuardByte = 0xA5;
+
 struct CompareResult {
   bool ok = true;
   // Over element pairs that are both finite (NaN and infinities are checked by position
@@ -25,7 +30,11 @@ struct CompareResult {
 };
 
 // Compares `got` (the device's result) with `want` (the reference backend's). A dtype or
-// shape mismatch fails before any value is read and names both. Both tensors may be on any
+// shape mismatch fails before any value is read and names both. The message counts the
+// kinds of mismatch apart: NaN where the other is not (or the reverse), an infinity of the
+// wrong sign or against a finite value, finite values out of tolerance (with the largest
+// |diff| and ULP distance over those), and elements that still hold the guard pattern
+// (kGuardByte in every byte: "not written (or read out of bounds)"). Both tensors may be on any
 // device and have any strides; elements are compared in row-major order. Integer and bool
 // results are compared exactly (as int64, so the whole int64 range) whatever `tol` says.
 CompareResult compare(const Tensor& got, const Tensor& want, const Tolerance& tol);
