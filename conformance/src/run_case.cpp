@@ -116,8 +116,15 @@ double input_scale(const OpDef& op, const std::vector<IValue>& args) {
   return input_scale_for(op.name, std::move(values));
 }
 
+CaseRun with_kind(CaseRun::Kind kind, std::string message) {
+  CaseRun run;
+  run.kind = kind;
+  run.message = std::move(message);
+  return run;
+}
+
 CaseRun failed(std::string message) {
-  return CaseRun{CaseRun::Kind::Failed, std::move(message), 0.0, 0};
+  return with_kind(CaseRun::Kind::Failed, std::move(message));
 }
 
 // A call the device could not make for want of a kernel (ErrorCode::NotImplemented; the
@@ -136,12 +143,11 @@ CaseRun not_implemented(const OpDef& op, Device device, const Error& e, std::str
     claimed = claimed ||
               (entry.backend == device_type_name(device.type) && entry.kind == EntryKind::Kernel);
   if (needed && needed != &op && claimed)
-    return CaseRun{CaseRun::Kind::Blocked,
-                   fmt::format("blocked: needs {} ({}; {}, so the plugin's {} kernel was not "
-                               "compared)",
-                               needed->name, message, stage, op.name),
-                   0.0, 0};
-  return CaseRun{CaseRun::Kind::Unsupported, std::string(message), 0.0, 0};
+    return with_kind(CaseRun::Kind::Blocked,
+                     fmt::format("blocked: needs {} ({}; {}, so the plugin's {} kernel was not "
+                                 "compared)",
+                                 needed->name, message, stage, op.name));
+  return with_kind(CaseRun::Kind::Unsupported, std::string(message));
 }
 
 CaseRun run_device_check(const CaseId& id, Device device) {
@@ -215,10 +221,84 @@ std::vector<Tensor> read_back(const OpDef& op, const DeviceArgs& dev,
   return values;
 }
 
+// ---- explanations (--verbose) ------------------------------------------------------------
+
+// A tensor's values as text, in row-major order (exact: integers as int64).
+std::vector<std::string> values_text(const Tensor& t) {
+  std::vector<std::string> out;
+  if (is_floating(t.dtype())) {
+    for (double v : to_vector<double>(t))
+      out.push_back(std::isnan(v) ? "nan" : fmt::format("{}", v));
+  } else {
+    for (int64_t v : to_vector<int64_t>(t)) out.push_back(fmt::format("{}", v));
+  }
+  return out;
+}
+
+std::string index_text(int64_t flat, IntArrayRef sizes) {
+  Shape index(sizes.size());
+  for (size_t d = sizes.size(); d-- > 0;) {
+    index[d] = sizes[d] == 0 ? 0 : flat % sizes[d];
+    flat = sizes[d] == 0 ? 0 : flat / sizes[d];
+  }
+  return shape_str(IntArrayRef(index));
+}
+
+std::string tensor_text(const Tensor& t) {
+  constexpr int64_t kShown = 16;
+  std::string values;
+  const std::vector<std::string> all = values_text(t);
+  for (int64_t i = 0; i < std::min(t.numel(), kShown); ++i)
+    values += (i ? ", " : "") + all[static_cast<size_t>(i)];
+  return fmt::format("{} shape {} strides {} offset {}: [{}{}]", dtype_name(t.dtype()),
+                     shape_str(t.sizes()), shape_str(t.strides()), t.storage_offset(), values,
+                     t.numel() > kShown ? fmt::format(", ... ({} values)", t.numel()) : "");
+}
+
+std::string ivalue_text(const IValue& v) {
+  if (v.is_tensor()) return v.tensor().defined() ? tensor_text(v.tensor()) : "None (Tensor?)";
+  if (v.is_tensor_list()) {
+    std::string out = fmt::format("{} tensors", v.tensor_list().size());
+    for (size_t k = 0; k < v.tensor_list().size(); ++k)
+      out += fmt::format("\n      [{}] {}", k, tensor_text(v.tensor_list()[k]));
+    return out;
+  }
+  if (v.is_none()) return "None";
+  if (v.is_scalar()) return v.scalar().str();
+  if (v.is_int()) return fmt::format("{}", v.to_int());
+  if (v.is_int_list()) return shape_str(v.int_list());
+  if (v.is_double()) return fmt::format("{}", v.to_double());
+  if (v.is_bool()) return v.to_bool() ? "true" : "false";
+  if (v.is_dtype()) return std::string(dtype_name(v.dtype()));
+  if (v.is_string()) return "'" + v.string() + "'";
+  if (v.is_device()) return v.device().str() + " (the device under test)";
+  return std::string(v.kind_name());
+}
+
+// Output `i` of the device and of the reference, row by row around `center` (the first
+// mismatch), or from the start when they agree.
+std::string output_window(size_t i, const Tensor& got, const Tensor& want, int64_t center) {
+  constexpr int64_t kRadius = 4;
+  std::string out = fmt::format(
+      "  output {}: {} shape {}{}\n", i, dtype_name(want.dtype()), shape_str(want.sizes()),
+      center >= 0 ? fmt::format(", first mismatch at {}", index_text(center, want.sizes()))
+                  : ", matches the reference");
+  if (got.sizes() != want.sizes() || got.dtype() != want.dtype() || want.numel() == 0) return out;
+  const std::vector<std::string> g = values_text(got), w = values_text(want);
+  const int64_t from = std::max<int64_t>(0, (center >= 0 ? center : 0) - kRadius);
+  const int64_t to = std::min(want.numel(), from + 2 * kRadius + 1);
+  out += fmt::format("    {:<16} {:>24} {:>24}\n", "index", "device", "reference");
+  for (int64_t k = from; k < to; ++k)
+    out += fmt::format("    {:<16} {:>24} {:>24}{}\n", index_text(k, want.sizes()),
+                       g[static_cast<size_t>(k)], w[static_cast<size_t>(k)],
+                       k == center ? "  <- first mismatch" : "");
+  return out;
+}
+
 // Guards, untouched inputs, output layout and values, after the device ran the op.
 CaseRun check_results(const OpDef& op, const Sample& sample, const DeviceArgs& dev,
                       const std::vector<GuardedBuffer>& outs, const std::vector<Tensor>& got,
-                      const std::vector<Tensor>& want, double scale) {
+                      const std::vector<Tensor>& want, double scale, bool explain) {
   CaseRun run;
   run.compared = true;
   auto fail = [&](std::string message) {
@@ -246,6 +326,7 @@ CaseRun check_results(const OpDef& op, const Sample& sample, const DeviceArgs& d
     }
     const Tolerance tol = tolerance_for(op.name, want[i].dtype(), sample.reduced_elements, scale);
     const CompareResult c = compare(values[i], want[i], tol);
+    if (explain) run.details += output_window(i, values[i], want[i], c.first_bad_index);
     run.max_abs_err = std::max(run.max_abs_err, c.max_abs_err);
     run.max_ulp = std::max(run.max_ulp, c.max_ulp);
     if (!c.ok) fail(want.size() > 1 ? fmt::format("output {}: {}", i, c.message) : c.message);
@@ -259,7 +340,25 @@ uint64_t case_seed(uint64_t suite_seed, const CaseId& id) {
   return mix(suite_seed, id.str());
 }
 
-CaseRun run_case(const CaseId& id, Device device, uint64_t suite_seed) {
+std::string describe_inputs(const CaseId& id, uint64_t suite_seed) {
+  if (id.op == kDeviceApiOp) return "  (a device-API check: no tensor inputs)\n";
+  std::vector<Sample> samples;
+  const Sample& sample = find_sample(id, samples);
+  const OpDef& op = Catalog::get().at(id.op);
+  InputMaker maker(case_seed(suite_seed, id));
+  const std::vector<IValue> args = sample.make(maker);
+  std::string out = fmt::format("  {}\n", op.schema.str());
+  for (size_t i = 0; i < args.size(); ++i)
+    out += fmt::format("  argument '{}': {}\n", argument_name(op, i), ivalue_text(args[i]));
+  if (sample.expect_error)
+    out += fmt::format(
+        "  (an error input: every backend must reject it with a message "
+        "containing '{}')\n",
+        *sample.expect_error);
+  return out;
+}
+
+CaseRun run_case(const CaseId& id, Device device, uint64_t suite_seed, bool explain) {
   if (id.op == kDeviceApiOp) return run_device_check(id, device);
 
   std::vector<Sample> samples;
@@ -268,9 +367,8 @@ CaseRun run_case(const CaseId& id, Device device, uint64_t suite_seed) {
   const ScalarType case_dtype = *parse_dtype(id.dtype);  // find_sample checked it
   const DeviceInfo info = device_info(device);
   if (!(info.dtypes & (1u << static_cast<unsigned>(case_dtype))))
-    return CaseRun{CaseRun::Kind::Unsupported,
-                   fmt::format("device {} does not support dtype {}", device.str(), id.dtype), 0.0,
-                   0};
+    return with_kind(CaseRun::Kind::Unsupported,
+                     fmt::format("device {} does not support dtype {}", device.str(), id.dtype));
 
   InputMaker maker(case_seed(suite_seed, id));
   std::vector<IValue> ref_args = sample.make(maker);
@@ -309,7 +407,7 @@ CaseRun run_case(const CaseId& id, Device device, uint64_t suite_seed) {
     return failed(fmt::format("raised a non-Backplane exception: {}", e.what()));
   }
 
-  return check_results(op, sample, dev, outs, got, want, scale);
+  return check_results(op, sample, dev, outs, got, want, scale, explain);
 }
 
 }  // namespace bp::conformance

@@ -138,6 +138,7 @@ CaseRun parse_result(const nlohmann::json& j) {
   run.max_abs_err = j.value("max_abs_err", 0.0);
   run.max_ulp = j.value("max_ulp", int64_t{0});
   run.compared = j.value("compared", false);
+  run.details = j.value("details", "");
   return run;
 }
 
@@ -332,7 +333,7 @@ void let_crash_signals_kill() {
 
 }  // namespace
 
-int worker_loop(Device device, uint64_t suite_seed, int result_fd) {
+int worker_loop(Device device, uint64_t suite_seed, int result_fd, bool explain) {
   let_crash_signals_kill();
   auto emit = [result_fd](const nlohmann::json& j) {
     const std::string line =
@@ -353,7 +354,7 @@ int worker_loop(Device device, uint64_t suite_seed, int result_fd) {
     const auto start = Clock::now();
     nlohmann::json j;
     try {
-      const CaseRun run = run_case(CaseId::parse(text), device, suite_seed);
+      const CaseRun run = run_case(CaseId::parse(text), device, suite_seed, explain);
       j["kind"] = run.kind == CaseRun::Kind::Passed        ? "passed"
                   : run.kind == CaseRun::Kind::Unsupported ? "unsupported"
                   : run.kind == CaseRun::Kind::Blocked     ? "blocked"
@@ -362,6 +363,7 @@ int worker_loop(Device device, uint64_t suite_seed, int result_fd) {
       j["max_abs_err"] = run.max_abs_err;
       j["max_ulp"] = run.max_ulp;
       j["compared"] = run.compared;
+      if (!run.details.empty()) j["details"] = run.details;
     } catch (const std::exception& e) {
       j["kind"] = "failed";
       j["message"] = fmt::format("the suite could not run the case: {}", e.what());

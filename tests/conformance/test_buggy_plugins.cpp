@@ -328,3 +328,25 @@ TEST_CASE(
   CHECK(marked.report["summary"].value("blocked", -1) == 0);
   CHECK(marked.report["summary"].value("xfail", 0) == static_cast<int>(blocked.size()));
 }
+
+TEST_CASE("--case ID --verbose prints the inputs and the outputs around the first mismatch") {
+  const CliRun run =
+      run_conformance("template_device:0", "template_strides",
+                      {"--case", "add.Tensor/f32/transposed_17x9", "--verbose", "--jobs", "1"});
+  INFO("output:\n" << run.output);
+  CHECK(run.exit_code == 1);
+  for (const char* text :
+       {"case add.Tensor/f32/transposed_17x9 (failed):\ninputs (seed 0):\n",
+        "  add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor\n",
+        "  argument 'self': f32 shape [17, 9] strides [1, 17] offset 0: [", ", ... (153 values)]\n",
+        "  output 0: f32 shape [17, 9], first mismatch at [0, 1]\n", "  <- first mismatch\n"})
+    CHECK_MESSAGE(run.output.find(text) != std::string::npos, "missing: " << text);
+  // A case that crashes its worker still shows its inputs (made again in the parent).
+  const CliRun crash = run_conformance(
+      "buggy_segfault:0", "segfault",
+      {"--case", "neg/f32/contiguous_7x13", "--verbose", "--jobs", "1", "--timeout", "20"});
+  INFO("crash output:\n" << crash.output);
+  CHECK(crash.exit_code == 1);
+  CHECK(crash.output.find("case neg/f32/contiguous_7x13 (crashed):") != std::string::npos);
+  CHECK(crash.output.find("argument 'self': f32 shape [7, 13]") != std::string::npos);
+}

@@ -51,6 +51,7 @@ struct ConformanceOptions {
   double timeout = 60.0;
   std::string case_id;
   std::string shard;
+  bool verbose = false;
   bool worker = false;
   std::vector<std::string> merge_inputs;
 };
@@ -125,10 +126,26 @@ cf::CaseStatus status_of(const cf::WorkerOutcome& outcome, const cf::Expectation
   return xfail ? cf::CaseStatus::Xfail : cf::CaseStatus::Failed;
 }
 
+// --verbose: for the single case of --case, or for every case that did not pass, its
+// inputs (made again here from the seed: no device runs, so a crashed case has them too)
+// and the device's and the reference's outputs around the first mismatch.
+void print_explanations(const cf::Report& report, const std::vector<cf::PlannedCase>& plan,
+                        const std::vector<std::string>& details, uint64_t seed) {
+  for (size_t i = 0; i < report.cases.size(); ++i) {
+    const cf::CaseResult& c = report.cases[i];
+    if (report.cases.size() > 1 &&
+        (c.status == cf::CaseStatus::Passed || c.status == cf::CaseStatus::Unsupported))
+      continue;
+    fmt::print("\ncase {} ({}):\ninputs (seed {}):\n{}", c.id, cf::to_string(c.status), seed,
+               cf::describe_inputs(plan[i].id, seed));
+    if (!details[i].empty()) fmt::print("outputs (device, reference):\n{}", details[i]);
+  }
+}
+
 int run_worker(const ConformanceOptions& o) {
   (void)load_plugins(o.plugins);
   // The parent resolved the selector: a worker's --device is one device.
-  return cf::worker_loop(Device::parse(o.plugins.device), o.seed, 3);
+  return cf::worker_loop(Device::parse(o.plugins.device), o.seed, 3, o.verbose);
 }
 
 int run_merge(const ConformanceOptions& o) {
@@ -227,6 +244,8 @@ int run_suite(const ConformanceOptions& o) {
   cf::WorkerPoolOptions pool;
   pool.worker_argv = {self.string(), "conformance",         "--worker", "--device", device.str(),
                       "--seed",      std::to_string(o.seed)};
+  if (o.verbose) pool.worker_argv.push_back("--verbose");
+  std::vector<std::string> details(plan.size());
   for (const std::string& p : plugins) {
     pool.worker_argv.push_back("--plugin");
     pool.worker_argv.push_back(p);
@@ -247,6 +266,7 @@ int run_suite(const ConformanceOptions& o) {
     c.max_abs_err = outcome.run.max_abs_err;
     c.max_ulp = outcome.run.max_ulp;
     c.compared = outcome.kind == cf::WorkerOutcome::Kind::Ran && outcome.run.compared;
+    details[i] = outcome.run.details;
     c.seconds = outcome.seconds;
     if (c.status != cf::CaseStatus::Passed && c.status != cf::CaseStatus::Unsupported)
       c.repro = fmt::format("{} --case {}", repro_prefix, shell_quote(c.id));
@@ -267,6 +287,7 @@ int run_suite(const ConformanceOptions& o) {
   if (!o.case_id.empty() && !report.cases.empty() && !cf::is_failure(report.cases[0].status))
     fmt::print("{} {}{}{}\n", cf::to_string(report.cases[0].status), report.cases[0].id,
                report.cases[0].message.empty() ? "" : ": ", report.cases[0].message);
+  if (o.verbose) print_explanations(report, plan, details, o.seed);
   fmt::print("time: {:.1f} s\n", report.seconds);
   return report.failed() ? kExitFailure : kExitOk;
 }
@@ -311,6 +332,10 @@ void add_conformance_command(CLI::App& app, int& exit_code) {
                   "Run exactly this case (op/dtype/sample), as the repro "
                   "line of a failure does")
       ->type_name("ID");
+  cmd->add_flag("--verbose", o->verbose,
+                "With --case (or for every case that does not pass): print each input's "
+                "dtype, shape, strides, storage offset and values, and the device's and the "
+                "reference's outputs around the first mismatch");
   cmd->add_option("--shard", o->shard,
                   "Run slice I of N (0 <= I < N); merge the shards' "
                   "JSON reports with `conformance merge`")

@@ -27,6 +27,9 @@ struct CaseRun {
   double max_abs_err = 0.0;
   int64_t max_ulp = 0;
   bool compared = false;  // the device's results were compared with the reference's
+  // With `explain`: each output of the device and of the reference, around the first
+  // mismatch (or their first elements when they agree). "" otherwise.
+  std::string details;
 };
 
 // The per-case seed: the suite's seed mixed with the case id, so a case draws the same
@@ -35,6 +38,13 @@ uint64_t case_seed(uint64_t suite_seed, const CaseId& id);
 
 // Runs case `id` on `device`. Never throws for a failure of the device (that is a Failed
 // result); throws bp::Error when the id names no case (unknown op, dtype or sample).
-CaseRun run_case(const CaseId& id, Device device, uint64_t suite_seed);
+// `explain` fills CaseRun::details.
+CaseRun run_case(const CaseId& id, Device device, uint64_t suite_seed, bool explain = false);
+
+// The inputs of case `id` as the suite makes them (on the reference device, from the seed):
+// each argument in schema order; a tensor with its dtype, shape, strides, storage offset
+// and values (row-major, the first 16). Runs no kernel of any device under test, so the
+// parent process can print it even for a case that crashed its worker.
+std::string describe_inputs(const CaseId& id, uint64_t suite_seed);
 
 }  // namespace bp::conformance

@@ -47,6 +47,7 @@ std::string describe_wait_status(int status);
 
 // The worker side: says ready on `result_fd`, then runs each case id read from stdin on
 // `device` and writes its result line; returns 0 when stdin closes.
-int worker_loop(Device device, uint64_t suite_seed, int result_fd);
+// `explain` fills each result's details (run_case).
+int worker_loop(Device device, uint64_t suite_seed, int result_fd, bool explain = false);
 
 }  // namespace bp::conformance
