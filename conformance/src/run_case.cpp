@@ -340,6 +340,31 @@ uint64_t case_seed(uint64_t suite_seed, const CaseId& id) {
   return mix(suite_seed, id.str());
 }
 
+CaseInputs make_case_inputs(const CaseId& id, uint64_t suite_seed) {
+  std::vector<Sample> samples;
+  const Sample& sample = find_sample(id, samples);
+  CaseInputs in;
+  in.op = &Catalog::get().at(id.op);
+  InputMaker maker(case_seed(suite_seed, id));
+  in.args = sample.make(maker);
+  for (size_t i = 0; i < in.args.size(); ++i) in.argument_names.push_back(argument_name(*in.op, i));
+  in.expect_error = sample.expect_error;
+  if (!in.expect_error) {
+    // The reference's outputs give the dtypes; a mutating op writes into its argument, so
+    // it runs on copies.
+    std::vector<IValue> copies;
+    for (const IValue& a : in.args)
+      copies.push_back(a.is_tensor() && a.tensor().defined() ? IValue(clone(a.tensor())) : a);
+    const double scale = input_scale(*in.op, in.args);
+    for (const Tensor& w : call(in.op->id, std::move(copies))) {
+      in.tolerances.push_back(
+          tolerance_for(in.op->name, w.dtype(), sample.reduced_elements, scale));
+      in.output_dtypes.push_back(w.dtype());
+    }
+  }
+  return in;
+}
+
 std::string describe_inputs(const CaseId& id, uint64_t suite_seed) {
   if (id.op == kDeviceApiOp) return "  (a device-API check: no tensor inputs)\n";
   std::vector<Sample> samples;

@@ -12,9 +12,11 @@
 #include "program_files.hpp"
 
 #include <backplane/backplane.hpp>
+#include <backplane/conformance/device_checks.hpp>
 #include <backplane/conformance/expectations.hpp>
 #include <backplane/conformance/plan.hpp>
 #include <backplane/conformance/report.hpp>
+#include <backplane/conformance/repro.hpp>
 #include <backplane/conformance/worker_pool.hpp>
 #include <backplane/core/catalog.hpp>
 
@@ -52,6 +54,7 @@ struct ConformanceOptions {
   std::string case_id;
   std::string shard;
   bool verbose = false;
+  std::string emit_repro;  // folder
   bool worker = false;
   std::vector<std::string> merge_inputs;
 };
@@ -139,6 +142,27 @@ void print_explanations(const cf::Report& report, const std::vector<cf::PlannedC
     fmt::print("\ncase {} ({}):\ninputs (seed {}):\n{}", c.id, cf::to_string(c.status), seed,
                cf::describe_inputs(plan[i].id, seed));
     if (!details[i].empty()) fmt::print("outputs (device, reference):\n{}", details[i]);
+  }
+}
+
+// --emit-repro DIR: a standalone reproducer (repro.hpp) per failing case of an op, or of the
+// one case of --case whatever its status, in DIR/<op>__<dtype>__<sample>/.
+void emit_reproducers(const cf::Report& report, const std::vector<cf::PlannedCase>& plan,
+                      const ConformanceOptions& o, const cf::ReproTarget& target) {
+  for (size_t i = 0; i < report.cases.size(); ++i) {
+    const cf::CaseResult& c = report.cases[i];
+    if (plan[i].id.op == cf::kDeviceApiOp) continue;
+    if (report.cases.size() > 1 && !cf::is_failure(c.status)) continue;
+    const fs::path dir = fs::path(o.emit_repro) / cf::repro_folder_name(plan[i].id);
+    const cf::ReproFiles files = cf::make_repro(plan[i].id, o.seed, target);
+    fs::create_directories(dir);
+    write_file((dir / "CMakeLists.txt").string(), files.cmake_lists, "reproducer");
+    write_file((dir / "repro.cpp").string(), files.source, "reproducer");
+    fmt::print(
+        "reproducer of {}: {} (cmake -S {} -B {}/build -DCMAKE_PREFIX_PATH=<Backplane "
+        "prefix> && cmake --build {}/build && {}/build/repro)\n",
+        c.id, dir.string(), shell_quote(dir.string()), shell_quote(dir.string()),
+        shell_quote(dir.string()), shell_quote(dir.string()));
   }
 }
 
@@ -288,6 +312,7 @@ int run_suite(const ConformanceOptions& o) {
     fmt::print("{} {}{}{}\n", cf::to_string(report.cases[0].status), report.cases[0].id,
                report.cases[0].message.empty() ? "" : ": ", report.cases[0].message);
   if (o.verbose) print_explanations(report, plan, details, o.seed);
+  if (!o.emit_repro.empty()) emit_reproducers(report, plan, o, {device.str(), plugins, isa});
   fmt::print("time: {:.1f} s\n", report.seconds);
   return report.failed() ? kExitFailure : kExitOk;
 }
@@ -336,6 +361,11 @@ void add_conformance_command(CLI::App& app, int& exit_code) {
                 "With --case (or for every case that does not pass): print each input's "
                 "dtype, shape, strides, storage offset and values, and the device's and the "
                 "reference's outputs around the first mismatch");
+  cmd->add_option("--emit-repro", o->emit_repro,
+                  "Write a standalone C++ reproducer (CMakeLists.txt and repro.cpp, built "
+                  "against the installed package) of each failing case, or of the --case, "
+                  "into DIR/<op>__<dtype>__<sample>/")
+      ->type_name("DIR");
   cmd->add_option("--shard", o->shard,
                   "Run slice I of N (0 <= I < N); merge the shards' "
                   "JSON reports with `conformance merge`")

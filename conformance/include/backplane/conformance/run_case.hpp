@@ -7,11 +7,16 @@
 #pragma once
 
 #include "backplane/conformance/case_id.hpp"
+#include "backplane/conformance/tolerance.hpp"
 
 #include <backplane/backplane.hpp>
 
+#include <backplane/core/catalog.hpp>
+
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace bp::conformance {
 
@@ -40,6 +45,20 @@ uint64_t case_seed(uint64_t suite_seed, const CaseId& id);
 // result); throws bp::Error when the id names no case (unknown op, dtype or sample).
 // `explain` fills CaseRun::details.
 CaseRun run_case(const CaseId& id, Device device, uint64_t suite_seed, bool explain = false);
+
+// One case's arguments as the suite makes them (on the reference device, from the seed),
+// with what judges its result: the op, an error input's expected text, and the tolerance of
+// each output (for the dtypes the reference returns). `id` must name an op's case, not a
+// device-API check.
+struct CaseInputs {
+  const OpDef* op = nullptr;
+  std::vector<IValue> args;
+  std::vector<std::string> argument_names;  // schema names, in args' order
+  std::optional<std::string> expect_error;
+  std::vector<Tolerance> tolerances;      // one per output of the reference's call
+  std::vector<ScalarType> output_dtypes;  // the dtype of each of those outputs
+};
+CaseInputs make_case_inputs(const CaseId& id, uint64_t suite_seed);
 
 // The inputs of case `id` as the suite makes them (on the reference device, from the seed):
 // each argument in schema order; a tensor with its dtype, shape, strides, storage offset
