@@ -162,7 +162,15 @@ void alpha_samples(std::vector<Sample>& out, ScalarType dt, bool scalar_form) {
   out.push_back(quick_sample("alpha_2_7x13", with_alpha(Scalar(int64_t{2}))));
   if (is_floating(dt)) {
     out.push_back(quick_sample("alpha_float_0.5_7x13", with_alpha(Scalar(-0.5))));
-  } else {
+  }
+  if (dt == ScalarType::Float64) {
+    // Alphas f32 cannot hold: an f64 kernel that narrows alpha to float is caught (1/3
+    // rounds, 1e-40 is an f32 subnormal with 17 bits, 1e300 overflows to inf).
+    out.push_back(quick_sample("alpha_f64_third_7x13", with_alpha(Scalar(1.0 / 3.0))));
+    out.push_back(quick_sample("alpha_f64_1em40_7x13", with_alpha(Scalar(1e-40))));
+    out.push_back(quick_sample("alpha_f64_1e300_7x13", with_alpha(Scalar(1e300))));
+  }
+  if (!is_floating(dt)) {
     out.push_back(error_sample("error_float_alpha", "alpha", with_alpha(Scalar(0.5))));
   }
   out.push_back(error_sample("error_bool_alpha", "alpha", with_alpha(Scalar(true))));

@@ -6,6 +6,7 @@
 #include "elementwise_common.hpp"
 
 #include <algorithm>
+#include <limits>
 
 namespace bp::conformance::detail {
 namespace {
@@ -52,6 +53,26 @@ std::vector<Sample> softmax_samples(ScalarType dt) {
   add("strided_5x8", true, {5, 8}, 1, Layout::Strided);
   // NaN and -inf in a row: NaN rows, zero probabilities; all -inf rows give NaN.
   add("special_values_4x8", true, {4, 8}, 1, Layout::Contiguous, Values::Special);
+  if (is_floating(dt)) {
+    // Whole rows of one special value, and rows mixing them: all -inf and all NaN rows are
+    // NaN; an +inf row is NaN (inf - inf); one finite value among -inf takes all the mass.
+    constexpr double kInf = std::numeric_limits<double>::infinity();
+    constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+    const std::vector<double> rows = {-kInf, -kInf, -kInf, -kInf, -kInf, -kInf,  // all -inf
+                                      kNaN,  kNaN,  kNaN,  kNaN,  kNaN,  kNaN,   // all NaN
+                                      kInf,  kInf,  kInf,  kInf,  kInf,  kInf,   // all +inf
+                                      -kInf, -kInf, 0.5,   -kInf, -kInf, -kInf,  // one finite
+                                      -kInf, kNaN,  1.0,   2.0,   -kInf, 3.0,    // a NaN
+                                      kInf,  1.0,   2.0,   -kInf, 0.0,   -0.0};  // an +inf
+    for (const int64_t dim : {int64_t{1}, int64_t{0}}) {
+      out.push_back(quick_sample(
+          dim == 1 ? "special_rows_6x6" : "special_columns_6x6",
+          [=](InputMaker& in) {
+            return Args{in.from_doubles({6, 6}, dt, rows), IValue(dim), dtype_arg};
+          },
+          6));
+    }
+  }
   add("middle_dim_3x5x4", false, {3, 5, 4}, 1);
   add("offset_33", false, {33}, 0, Layout::Offset);
   add("permuted_3x4x5", false, {3, 4, 5}, 2, Layout::Permuted);
