@@ -83,8 +83,8 @@ std::vector<bool> holds_guard_pattern(const Tensor& t) {
 // The kinds of mismatch, counted apart so that one NaN in the wrong place does not read as
 // "max |diff| 0".
 struct Mismatches {
-  int64_t not_written = 0, nan = 0, inf = 0, value = 0;
-  int64_t total() const { return not_written + nan + inf + value; }
+  int64_t not_written = 0, nan = 0, inf = 0, sign = 0, value = 0;
+  int64_t total() const { return not_written + nan + inf + sign + value; }
   std::string describe(bool floating, double max_abs, int64_t max_ulp) const {
     std::vector<std::string> parts;
     if (not_written)
@@ -94,6 +94,7 @@ struct Mismatches {
                       not_written));
     if (nan) parts.push_back(fmt::format("{} NaN where the other is not", nan));
     if (inf) parts.push_back(fmt::format("{} infinity mismatched", inf));
+    if (sign) parts.push_back(fmt::format("{} zero of the wrong sign", sign));
     if (value)
       parts.push_back(floating
                           ? fmt::format("{} finite out of tolerance (max |diff| {}, max ulp "
@@ -201,14 +202,20 @@ CompareResult compare(const Tensor& got, const Tensor& want, const Tolerance& to
         const int64_t ulp = ulp_distance(gi, wi, dtype);
         r.max_abs_err = std::max(r.max_abs_err, diff);
         r.max_ulp = std::max(r.max_ulp, ulp);
-        const bool pass = tol.exact ? gi == wi
-                                    : diff <= tol.atol + tol.rtol * std::fabs(wi) ||
-                                          (tol.max_ulp > 0 && ulp <= tol.max_ulp);
-        if (pass) continue;
-        kind = &bad.value;
-        value_max_abs = std::max(value_max_abs, diff);
-        value_max_ulp = std::max(value_max_ulp, ulp);
-        why = fmt::format("|diff| {}, {} ulp; allowed {}", value_str(diff), ulp, to_string(tol));
+        if (tol.exact && tol.signed_zeros && gi == 0.0 && wi == 0.0) {
+          if (std::signbit(gi) == std::signbit(wi)) continue;
+          kind = &bad.sign;
+          why = "a zero of the wrong sign; this op's zeros are compared by sign";
+        } else {
+          const bool pass = tol.exact ? gi == wi
+                                      : diff <= tol.atol + tol.rtol * std::fabs(wi) ||
+                                            (tol.max_ulp > 0 && ulp <= tol.max_ulp);
+          if (pass) continue;
+          kind = &bad.value;
+          value_max_abs = std::max(value_max_abs, diff);
+          value_max_ulp = std::max(value_max_ulp, ulp);
+          why = fmt::format("|diff| {}, {} ulp; allowed {}", value_str(diff), ulp, to_string(tol));
+        }
       }
       if (not_written(i)) {
         kind = &bad.not_written;

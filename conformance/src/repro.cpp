@@ -92,7 +92,8 @@ std::string ivalue_expression(const IValue& v) {
 }
 
 // How a reproducer rebuilds a tensor: before its arguments in repro.cpp.
-constexpr const char* kMakeTensor = R"(// A tensor on `device` with the case's exact storage bytes and view.
+constexpr const char* kMakeTensor =
+    R"(// A tensor on `device` with the case's exact storage bytes and view.
 bp::Tensor make_tensor(bp::Device device, const char* dtype, std::vector<int64_t> sizes,
                        std::vector<int64_t> strides, int64_t offset,
                        const std::vector<uint8_t>& storage) {
@@ -140,6 +141,8 @@ int compare(size_t output, const bp::Tensor& got, const bp::Tensor& want, const 
                         ? std::isnan(w[i]) && std::isnan(g[i])
                         : (std::isinf(w[i]) || std::isinf(g[i]))
                               ? g[i] == w[i]
+                          : (tol.signed_zeros && g[i] == 0.0 && w[i] == 0.0)
+                              ? std::signbit(g[i]) == std::signbit(w[i])
                               : std::fabs(g[i] - w[i]) <= allowed(tol, w[i]);
     if (ok) continue;
     if (bad++ == 0)
@@ -260,16 +263,17 @@ ReproFiles make_repro(const CaseId& id, uint64_t suite_seed, const ReproTarget& 
       "// rtol * |want|, or within max_ulp units in the last place of the output dtype.\n"
       "struct Tolerance {\n  double rtol, atol;\n  int64_t max_ulp;\n  bool exact;\n"
       "  int digits;    // mantissa bits of the output dtype\n"
-      "  double tiny;   // its smallest normal\n};\n"
+      "  double tiny;   // its smallest normal\n"
+      "  bool signed_zeros;  // exact, and a zero must have the reference's sign\n};\n"
       "const Tolerance kTolerances[] = {";
   for (size_t i = 0; i < in.tolerances.size(); ++i) {
     const Tolerance& t = in.tolerances[i];
     const auto [digits, tiny] = ulp_shape(in.output_dtypes[i]);
-    src += fmt::format("{}{{{}, {}, {}, {}, {}, {}}}", i ? ", " : "", double_literal(t.rtol),
+    src += fmt::format("{}{{{}, {}, {}, {}, {}, {}, {}}}", i ? ", " : "", double_literal(t.rtol),
                        double_literal(t.atol), t.max_ulp, t.exact ? "true" : "false", digits,
-                       double_literal(tiny));
+                       double_literal(tiny), t.signed_zeros ? "true" : "false");
   }
-  if (in.tolerances.empty()) src += "{0.0, 0.0, 0, true, 0, 0.0}";
+  if (in.tolerances.empty()) src += "{0.0, 0.0, 0, true, 0, 0.0, false}";
   src += "};\n\n";
   src += kMakeTensor;
   src +=

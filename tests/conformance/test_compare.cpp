@@ -300,3 +300,16 @@ TEST_CASE("an element that still holds the guard pattern is named: not written")
       contains(compare(f32({1, 2, 5, 4}), f32({1, 2, 3, 4}), kExact).message, "not written"));
   CHECK(compare(got, got, kExact).ok);
 }
+
+TEST_CASE("exact with signed zeros: a zero of the wrong sign is its own kind of mismatch") {
+  const Tolerance signed_exact{0.0, 0.0, 0, true, true};
+  CHECK(compare(f32({-0.0f, 0.0f, 1.0f}), f32({-0.0f, 0.0f, 1.0f}), signed_exact).ok);
+  const CompareResult r = compare(f32({0.0f, 0.0f, 1.0f}), f32({-0.0f, 0.0f, 1.0f}), signed_exact);
+  CHECK_FALSE(r.ok);
+  CHECK(r.message ==
+        "1 of 3 elements differ: 1 zero of the wrong sign; first at [0]: got 0, want -0 (a "
+        "zero of the wrong sign; this op's zeros are compared by sign)");
+  // Without signed_zeros, -0 == +0 as before.
+  CHECK(compare(f32({0.0f}), f32({-0.0f}), kExact).ok);
+  CHECK(bp::conformance::to_string(signed_exact) == "exact, zeros by sign");
+}

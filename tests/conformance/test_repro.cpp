@@ -38,7 +38,7 @@ TEST_CASE(
             "{1, 17}, 0,"));
   CHECK(has(f.source, "// other\n"));
   // One tolerance, f32's: 23 mantissa bits.
-  CHECK(has(f.source, ", false, 23, 0x1p-126}};"));
+  CHECK(has(f.source, ", false, 23, 0x1p-126, false}};"));
   // Another seed, other bytes.
   CHECK(make_repro(CaseId::parse("add.Tensor/f32/transposed_17x9"), 8, target).source != f.source);
 }

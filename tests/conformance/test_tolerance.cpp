@@ -78,6 +78,20 @@ TEST_CASE("integer, bool, index, comparison and data-movement results are exact"
   }
 }
 
+TEST_CASE("zeros are compared by sign where PyTorch fixes it, not for maximum/minimum/amax/amin") {
+  for (const char* op : {"copy_", "fill_", "cat", "index_select", "gather", "where", "embedding",
+                         "neg", "abs", "sign", "relu", "floor", "ceil", "clamp"}) {
+    CAPTURE(op);
+    CHECK(tolerance_for(op, ScalarType::Float32).signed_zeros);
+    CHECK(tolerance_for(op, ScalarType::BFloat16).signed_zeros);
+  }
+  for (const char* op : {"maximum", "minimum", "amax", "amin", "add", "sum", "exp"}) {
+    CAPTURE(op);
+    CHECK_FALSE(tolerance_for(op, ScalarType::Float32).signed_zeros);
+  }
+  CHECK_FALSE(tolerance_for("neg", ScalarType::Int32).signed_zeros);  // integers: no -0
+}
+
 TEST_CASE("reductions and matmul scale with the reduced length K") {
   const Tolerance k1 = tolerance_for("sum", ScalarType::Float32, 1);
   CHECK(k1.rtol == doctest::Approx(1.3e-6 + kEps32).epsilon(1e-12));

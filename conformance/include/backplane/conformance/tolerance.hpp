@@ -13,7 +13,8 @@
 
 namespace bp::conformance {
 
-// A finite element passes when it equals the value wanted (exact; -0 == +0), or else when
+// A finite element passes when it equals the value wanted (exact; -0 == +0 unless
+// signed_zeros), or else when
 // |got - want| <= atol + rtol * |want|, or (max_ulp > 0) when got and want are at most
 // max_ulp representable values apart in the output dtype. NaN positions and infinities
 // always match exactly, whatever the tolerance.
@@ -22,6 +23,11 @@ struct Tolerance {
   double atol = 0.0;
   int64_t max_ulp = 0;  // 0 = not ULP-based
   bool exact = false;   // values equal (-0 == +0, NaN == NaN); rtol/atol/max_ulp unused
+  // With exact: a zero must also have the wanted sign. For the ops whose zero sign PyTorch
+  // fixes on every path (a moved or picked input value, relu, clamp, where, ...); not for
+  // maximum/minimum and amax/amin, whose sign on a +-0 tie PyTorch's own CPU kernels leave
+  // to the vector path taken (docs/conformance.md, "Signed zeros").
+  bool signed_zeros = false;
 };
 
 // "exact", "rtol 1.3e-06 atol 1e-05", "4 ulp or atol 1.19e-07", ...
