@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -26,6 +27,8 @@
 
 namespace bp::cli {
 namespace {
+
+namespace fs = std::filesystem;
 
 struct InfoOptions {
   bool json = false;
@@ -69,6 +72,15 @@ nlohmann::ordered_json or_null(const std::string& s, bool known) {
   return known ? nlohmann::ordered_json(s) : nlohmann::ordered_json(nullptr);
 }
 
+// The install's plugin folder as this program finds it: the one next to it when it exists
+// (an install moved to another prefix), else the folder the runtime was built for.
+fs::path effective_plugin_dir(const RuntimeInfo& runtime) {
+  std::error_code ec;
+  const fs::path next = plugin_dir_next_to_program();
+  if (!next.empty() && fs::is_directory(next, ec)) return next;
+  return runtime.install_plugin_dir;
+}
+
 nlohmann::ordered_json to_json(const RuntimeInfo& runtime, const LoadedRuntime& loaded,
                                const DefaultDevice& def,
                                const std::vector<DeviceInfo>& all_devices) {
@@ -76,7 +88,8 @@ nlohmann::ordered_json to_json(const RuntimeInfo& runtime, const LoadedRuntime& 
   nlohmann::ordered_json out;
   out["runtime"] = {{"version", runtime.version},
                     {"abi", {{"major", runtime.abi_major}, {"minor", runtime.abi_minor}}},
-                    {"plugin_dir", runtime.install_plugin_dir.string()},
+                    {"plugin_dir", effective_plugin_dir(runtime).string()},
+                    {"install_plugin_dir", runtime.install_plugin_dir.string()},
                     {"host_cpu", host_cpu_model()}};
   nlohmann::ordered_json settings = nlohmann::ordered_json::array();
   for (const Config::Entry& e : loaded.config.entries())
@@ -151,7 +164,12 @@ void print_text(const RuntimeInfo& runtime, const LoadedRuntime& loaded, const D
   const std::vector<LoadedPlugin>& plugins = loaded.plugins;
   fmt::print("Backplane runtime {}, plugin ABI {}.{}\n", runtime.version, runtime.abi_major,
              runtime.abi_minor);
-  fmt::print("install plugin folder: {}\n", runtime.install_plugin_dir.string());
+  const fs::path plugin_dir = effective_plugin_dir(runtime);
+  if (plugin_dir == runtime.install_plugin_dir)
+    fmt::print("install plugin folder: {}\n", plugin_dir.string());
+  else
+    fmt::print("install plugin folder: {} (next to this program; built for {})\n",
+               plugin_dir.string(), runtime.install_plugin_dir.string());
   fmt::print("host CPU: {}\n", host_cpu_model());
   print_config(loaded.config, def);
   fmt::print("\n{} plugin{}:\n", plugins.size(), plugins.size() == 1 ? "" : "s");
