@@ -52,6 +52,7 @@ TEST_CASE("devices --json lists the reference device, which is the default when 
                                {"attributes", nlohmann::json::object()},
                                {"host_accessible", true},
                                {"dtypes", kAllDtypes},
+                               {"kernel_dtypes", kAllDtypes},
                                {"default", true}};
   CHECK(report.at("devices") == nlohmann::json::array({want}));
   CHECK(report.at("default") == "reference:0");
@@ -128,10 +129,10 @@ TEST_CASE("devices prints an aligned table, the default device and the device-le
   // Columns are padded to their widest cell; the first one marks the default device.
   CHECK(r.out.starts_with("   SELECTOR     BACKEND    PLUGIN     NAME"));
   CHECK(r.out.find("\n   reference:0  reference  reference  Backplane reference (host, "
-                   "double-precision oracle)  Backplane  unknown  1      yes   all\n") !=
+                   "double-precision oracle)  Backplane  unknown  1      yes   all     all\n") !=
         std::string::npos);
   CHECK(r.out.find("\n*  test_dev:0   test_dev   testdev    test device") != std::string::npos);
-  CHECK(r.out.find("  -          1.0 MiB  0      yes   all\n") != std::string::npos);
+  CHECK(r.out.find("  -          1.0 MiB  0      yes   all     all\n") != std::string::npos);
   // Under the table, where the devices compute (the host CPU's model is this machine's).
   CHECK(r.out.find("\n\nhost CPU: ") != std::string::npos);
   CHECK(r.out.find("\ntest_dev:0: fixture=testdev flag level=2\n") != std::string::npos);
@@ -150,6 +151,22 @@ TEST_CASE("devices: --help describes the command, and a bad flag is a usage erro
   const ProgramResult bad = run_cli({"devices", "--no-such-flag"});
   CHECK(bad.exit_code == 2);
   CHECK(bad.err.find("--no-such-flag") != std::string::npos);
+}
+
+TEST_CASE("devices tells the dtypes a device stores from those its kernels compute in") {
+  const std::string plugin = std::string(BP_CLI_FIXTURE_DIR) + "/libbp_fixture_template.so";
+  const ProgramResult json = run_cli({"devices", "--json", "--plugin", plugin});
+  REQUIRE(json.exit_code == 0);
+  const nlohmann::json device =
+      find_entry(parse_report(json).at("devices"), "selector", "template_device:0");
+  REQUIRE(device.is_object());
+  CHECK(device.at("dtypes") == kAllDtypes);  // HostMemoryDevice stores every dtype
+  CHECK(device.at("kernel_dtypes") == nlohmann::json::array({"f32"}));
+  const ProgramResult text = run_cli({"devices", "--plugin", plugin});
+  REQUIRE(text.exit_code == 0);
+  INFO(text.out);
+  CHECK(text.out.find("HOST  STORES  COMPUTES\n") != std::string::npos);
+  CHECK(text.out.find("yes   all     f32\n") != std::string::npos);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "dtype_text.hpp"
 #include "plugin_options.hpp"
 
+#include <backplane/core/catalog.hpp>
 #include <backplane/core/error.hpp>
 #include <backplane/dispatch/runtime.hpp>
 #include <backplane/dispatch/selector.hpp>
@@ -45,6 +46,17 @@ std::string human_bytes(uint64_t bytes) {
     ++unit;
   }
   return unit == 0 ? fmt::format("{} B", bytes) : fmt::format("{:.1f} {}", value, kUnits[unit]);
+}
+
+// The dtypes some kernel of `backend` is registered for (the union of its kernels' masks):
+// what the device computes in, as opposed to the dtypes it can store. A device whose
+// plugin has f32 kernels only stores every dtype but computes in f32 alone.
+uint32_t kernel_dtypes(const std::string& backend) {
+  uint32_t mask = 0;
+  for (const OpDef& op : Catalog::get().ops())
+    for (const OpTableEntry& e : op_table(op.name))
+      if (e.backend == backend && e.kind == EntryKind::Kernel) mask |= e.dtypes;
+  return mask;
 }
 
 // Everything the report shows, gathered once after the plugins loaded.
@@ -103,6 +115,7 @@ nlohmann::ordered_json to_json(const DevicesReport& report) {
                     {"attributes", attributes_json(d.device)},
                     {"host_accessible", d.host_accessible},
                     {"dtypes", dtype_names(d.dtypes)},
+                    {"kernel_dtypes", dtype_names(kernel_dtypes(b.name))},
                     {"default", report.is_default(d)}});
   }
   out["devices"] = std::move(list);
@@ -116,15 +129,15 @@ nlohmann::ordered_json to_json(const DevicesReport& report) {
 
 void print_text(const DevicesReport& report) {
   // One row per device; the first column marks the default device.
-  using Row = std::array<std::string, 10>;
-  std::vector<Row> rows = {
-      {"", "SELECTOR", "BACKEND", "PLUGIN", "NAME", "VENDOR", "MEMORY", "UNITS", "HOST", "DTYPES"}};
+  using Row = std::array<std::string, 11>;
+  std::vector<Row> rows = {{"", "SELECTOR", "BACKEND", "PLUGIN", "NAME", "VENDOR", "MEMORY",
+                            "UNITS", "HOST", "STORES", "COMPUTES"}};
   for (const DeviceInfo& d : report.devices) {
     const BackendInfo& b = report.backend_of(d);
     rows.push_back({report.is_default(d) ? "*" : "", d.device.str(), b.name, b.plugin, d.name,
                     d.vendor.empty() ? "-" : d.vendor, human_bytes(d.total_memory),
                     std::to_string(d.compute_units), d.host_accessible ? "yes" : "no",
-                    dtype_summary(d.dtypes)});
+                    dtype_summary(d.dtypes), dtype_summary(kernel_dtypes(b.name))});
   }
   std::array<size_t, std::tuple_size_v<Row>> width{};
   for (const Row& row : rows)
