@@ -53,15 +53,6 @@ SignMagnitude sign_magnitude(double v, ScalarType dtype) {
   return {(bits & sign_mask) != 0, bits & (sign_mask - 1)};
 }
 
-std::string multi_index(int64_t flat, const Shape& sizes) {
-  std::vector<int64_t> index(sizes.size());
-  for (size_t d = sizes.size(); d-- > 0;) {
-    index[d] = flat % sizes[d];
-    flat /= sizes[d];
-  }
-  return shape_str(IntArrayRef(index));
-}
-
 std::string value_str(double v) {
   return std::isnan(v) ? "nan" : fmt::format("{}", v);
 }
@@ -108,6 +99,15 @@ struct Mismatches {
 };
 
 }  // namespace
+
+std::string multi_index(int64_t flat, IntArrayRef sizes) {
+  std::vector<int64_t> index(sizes.size());
+  for (size_t d = sizes.size(); d-- > 0;) {
+    index[d] = flat % sizes[d];
+    flat /= sizes[d];
+  }
+  return shape_str(IntArrayRef(index));
+}
 
 int64_t ulp_distance(double a, double b, ScalarType dtype) {
   const SignMagnitude x = sign_magnitude(a, dtype);

@@ -9,16 +9,6 @@
 namespace bp::conformance::detail {
 namespace {
 
-// Storage elements a view reaches: offset + the last element's position + 1.
-int64_t storage_extent(IntArrayRef sizes, IntArrayRef strides, int64_t offset) {
-  int64_t last = 0;
-  for (size_t d = 0; d < sizes.size(); ++d) {
-    if (sizes[d] == 0) return offset;
-    last += (sizes[d] - 1) * strides[d];
-  }
-  return offset + last + 1;
-}
-
 int64_t guard_elements(ScalarType dtype) {
   // 64 bytes, and never fewer than 16 elements: wide enough for a vector store past the end.
   return std::max<int64_t>(16, 64 / static_cast<int64_t>(element_size(dtype)));
@@ -51,6 +41,15 @@ std::vector<uint8_t> read_bytes(const Tensor& base) {
 }
 
 }  // namespace
+
+int64_t storage_extent(IntArrayRef sizes, IntArrayRef strides, int64_t offset) {
+  int64_t last = 0;
+  for (size_t d = 0; d < sizes.size(); ++d) {
+    if (sizes[d] == 0) return offset;
+    last += (sizes[d] - 1) * strides[d];
+  }
+  return offset + last + 1;
+}
 
 GuardedBuffer::GuardedBuffer(Tensor base, Tensor view, int64_t guard, std::vector<uint8_t> before)
     : base_(std::move(base)), view_(std::move(view)), guard_(guard), before_(std::move(before)) {}

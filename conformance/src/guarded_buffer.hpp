@@ -16,6 +16,10 @@
 
 namespace bp::conformance::detail {
 
+// Storage elements a view reaches: offset + the last element's position + 1 (the offset
+// alone for an empty view).
+int64_t storage_extent(IntArrayRef sizes, IntArrayRef strides, int64_t offset);
+
 class GuardedBuffer {
  public:
   // A copy of `source` (any device, any layout) on `device`, with the same strides and

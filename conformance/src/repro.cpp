@@ -5,13 +5,13 @@
 
 #include "backplane/conformance/device_checks.hpp"
 #include "backplane/conformance/run_case.hpp"
+#include "guarded_buffer.hpp"  // storage_extent
 
 #include <backplane/backplane.hpp>
 
 #include <fmt/format.h>
 
 #include <cmath>
-#include <cstring>
 
 namespace bp::conformance {
 namespace {
@@ -46,14 +46,7 @@ std::string double_literal(double d) {
 // A tensor of the case: the bytes of its storage from element 0 to the last element it
 // reaches, and its view (sizes, strides, offset), rebuilt on either device by make_tensor.
 std::string tensor_expression(const Tensor& t) {
-  int64_t extent = t.storage_offset() + 1;
-  for (size_t d = 0; d < t.sizes().size(); ++d) {
-    if (t.sizes()[d] == 0) {
-      extent = 0;
-      break;
-    }
-    extent += (t.sizes()[d] - 1) * t.strides()[d];
-  }
+  const int64_t extent = detail::storage_extent(t.sizes(), t.strides(), t.storage_offset());
   const size_t esize = element_size(t.dtype());
   std::vector<uint8_t> bytes(static_cast<size_t>(extent) * esize);
   if (extent > 0) copy_to_host(t.as_strided({extent}, {1}, 0), bytes.data(), t.dtype());

@@ -205,7 +205,7 @@ std::vector<Tensor> read_back(const OpDef& op, const DeviceArgs& dev,
                               const std::vector<Tensor>& got, const std::vector<Tensor>& want) {
   std::vector<Tensor> values;
   for (size_t i = 0; i < got.size(); ++i) {
-    const Device host = i < want.size() ? want[i].device() : Device{device_types::Reference, 0};
+    const Device host = i < want.size() ? want[i].device() : kReferenceDevice;
     if (i < outs.size()) {
       values.push_back(outs[i].read_back(host));
       continue;
@@ -233,15 +233,6 @@ std::vector<std::string> values_text(const Tensor& t) {
     for (int64_t v : to_vector<int64_t>(t)) out.push_back(fmt::format("{}", v));
   }
   return out;
-}
-
-std::string index_text(int64_t flat, IntArrayRef sizes) {
-  Shape index(sizes.size());
-  for (size_t d = sizes.size(); d-- > 0;) {
-    index[d] = sizes[d] == 0 ? 0 : flat % sizes[d];
-    flat = sizes[d] == 0 ? 0 : flat / sizes[d];
-  }
-  return shape_str(IntArrayRef(index));
 }
 
 std::string tensor_text(const Tensor& t) {
@@ -281,7 +272,7 @@ std::string output_window(size_t i, const Tensor& got, const Tensor& want, int64
   constexpr int64_t kRadius = 4;
   std::string out = fmt::format(
       "  output {}: {} shape {}{}\n", i, dtype_name(want.dtype()), shape_str(want.sizes()),
-      center >= 0 ? fmt::format(", first mismatch at {}", index_text(center, want.sizes()))
+      center >= 0 ? fmt::format(", first mismatch at {}", multi_index(center, want.sizes()))
                   : ", matches the reference");
   if (got.sizes() != want.sizes() || got.dtype() != want.dtype() || want.numel() == 0) return out;
   const std::vector<std::string> g = values_text(got), w = values_text(want);
@@ -289,7 +280,7 @@ std::string output_window(size_t i, const Tensor& got, const Tensor& want, int64
   const int64_t to = std::min(want.numel(), from + 2 * kRadius + 1);
   out += fmt::format("    {:<16} {:>24} {:>24}\n", "index", "device", "reference");
   for (int64_t k = from; k < to; ++k)
-    out += fmt::format("    {:<16} {:>24} {:>24}{}\n", index_text(k, want.sizes()),
+    out += fmt::format("    {:<16} {:>24} {:>24}{}\n", multi_index(k, want.sizes()),
                        g[static_cast<size_t>(k)], w[static_cast<size_t>(k)],
                        k == center ? "  <- first mismatch" : "");
   return out;

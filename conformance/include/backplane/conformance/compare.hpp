@@ -39,6 +39,10 @@ struct CompareResult {
 // results are compared exactly (as int64, so the whole int64 range) whatever `tol` says.
 CompareResult compare(const Tensor& got, const Tensor& want, const Tolerance& tol);
 
+// The multi-index ("[1, 3]") of row-major element `flat` of a tensor of `sizes` (which has
+// that element: no size is 0).
+std::string multi_index(int64_t flat, IntArrayRef sizes);
+
 // ULP distance of two finite values of a floating dtype, each exactly representable in it:
 // how many representable values lie from one to the other (-0 and +0 are the same point).
 int64_t ulp_distance(double a, double b, ScalarType dtype);
