@@ -7,6 +7,7 @@
 #include <backplane/sdk/sdk.hpp>
 
 #include <cstdint>
+#include <optional>
 
 namespace template_device {
 
@@ -16,6 +17,10 @@ namespace template_device {
 // add of an i32 and an f32 tensor adds in f32), so without it such calls fail, and the
 // conformance suite reports those cases "blocked: needs copy_".
 void copy_f32(bp::sdk::TensorArg self, bp::sdk::TensorArg src, bool non_blocking);
+// fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)
+// Every element of an f32 tensor (any strides) set to `value`, which the runtime has
+// already checked fits f32.
+void fill_f32(bp::sdk::TensorArg self, bp::sdk::Scalar value);
 // add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
 void add_f32(bp::sdk::TensorArg self, bp::sdk::TensorArg other, bp::sdk::Scalar alpha,
              bp::sdk::TensorArg out);
@@ -23,6 +28,13 @@ void add_f32(bp::sdk::TensorArg self, bp::sdk::TensorArg other, bp::sdk::Scalar 
 void mul_f32(bp::sdk::TensorArg self, bp::sdk::TensorArg other, bp::sdk::TensorArg out);
 // relu(Tensor self) -> Tensor
 void relu_f32(bp::sdk::TensorArg self, bp::sdk::TensorArg out);
+
+// sum.dim_IntList(Tensor self, int[]? dim, bool keepdim=False, *, ScalarType? dtype=None)
+//   -> Tensor
+// The reduction example: the runtime hands the kernel `out` with the keepdim shape (self's
+// rank, size 1 in every reduced dim), so `dim` and `keepdim` need no reading of their own.
+void sum_f32(bp::sdk::TensorArg self, std::optional<bp::sdk::IntList> dim, bool keepdim,
+             std::optional<bp_dtype> dtype, bp::sdk::TensorArg out);
 
 // Registers the kernels above for `backend` (f32 outputs only: other dtypes of these ops
 // then fail with an error naming the op, the device and the backends that have it).

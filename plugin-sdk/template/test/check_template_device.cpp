@@ -1,10 +1,12 @@
 // Checks the template device against the runtime's reference backend: loads the plugin
-// file given on the command line, runs add.Tensor, mul.Tensor and relu on template_device:0
-// and on reference:0 with the same inputs (special values, broadcasting, a transposed
-// view, an i32 input that copy_ converts to f32), and exits 1 on the first element that
-// differs. f32 results must match exactly:
+// file given on the command line, runs fill_.Scalar, add.Tensor, mul.Tensor, relu and
+// sum.dim_IntList on template_device:0 and on reference:0 with the same inputs (special
+// values, broadcasting, transposed and strided views, an i32 input that copy_ converts to
+// f32), and exits 1 on the first element that differs. f32 results must match exactly:
 // the reference computes in double and rounds once, and a single f32 add or multiply is
-// correctly rounded either way (alpha is a power of two, so alpha * y is exact).
+// correctly rounded either way (alpha is a power of two, so alpha * y is exact); the
+// plugin's sum accumulates in double in the same order and rounds once, as the
+// reference does.
 //
 //   check_template_device path/to/libbackplane_plugin_template_device.so
 #include <backplane/backplane.hpp>
@@ -105,6 +107,34 @@ int main(int argc, char** argv) {
         "relu", {x}, [](auto& t) { return bp::relu(t[0]); }, device, reference);
     ok &= check(
         "relu transposed", {z}, [](auto& t) { return bp::relu(t[0].transpose(0, 1)); }, device,
+        reference);
+    // fill_ writes through a view: a strided column, then a transposed whole. 2^60 + 2^36 + 1
+    // rounds once to 2^60 + 2^37 (through double it would round twice, to 2^60).
+    ok &= check(
+        "fill_.Scalar strided column", {x},
+        [](auto& t) {
+          bp::Tensor column = t[0].select(1, 1);
+          bp::fill_(column, (int64_t{1} << 60) + (int64_t{1} << 36) + 1);
+          return t[0];
+        },
+        device, reference);
+    ok &= check(
+        "fill_.Scalar transposed", {z},
+        [](auto& t) {
+          bp::Tensor all = t[0].transpose(0, 1);
+          bp::fill_(all, -0.1);
+          return t[0];
+        },
+        device, reference);
+    ok &= check(
+        "sum.dim_IntList rows", {z}, [](auto& t) { return bp::sum(t[0], std::vector<int64_t>{1}); },
+        device, reference);
+    ok &= check(
+        "sum.dim_IntList transposed, keepdim", {z},
+        [](auto& t) { return bp::sum(t[0].transpose(0, 1), std::vector<int64_t>{0}, true); },
+        device, reference);
+    ok &= check(
+        "sum.dim_IntList every dim (NaN, inf)", {x}, [](auto& t) { return bp::sum(t[0]); }, device,
         reference);
     return ok ? 0 : 1;
   } catch (const std::exception& e) {
