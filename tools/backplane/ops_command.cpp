@@ -5,11 +5,13 @@
 // the CPU backend: fallback.policy = cpu, or fallback.ops forces it) or `missing`. Read from
 // bp::op_table, the computed dispatch table itself, and the fallback settings the
 // dispatcher reads, so what it prints is what the dispatcher does. docs/cli.md documents
-// the output and the JSON shape.
+// the output and the JSON shape. `backplane ops --markdown` prints the op reference
+// instead (op_reference.hpp; docs/op-reference.md), which depends on no plugin.
 //
 // Exit code: 0; 1 when a --plugin file did not load or --device picks no loaded device.
 #include "command.hpp"
 #include "dtype_text.hpp"
+#include "op_reference.hpp"
 #include "plugin_options.hpp"
 
 #include <backplane/core/catalog.hpp>
@@ -33,6 +35,7 @@ namespace {
 
 struct OpsOptions {
   bool json = false;
+  bool markdown = false;
   PluginOptions plugins;
 };
 
@@ -189,6 +192,11 @@ void print_text(const std::optional<std::string>& device, const std::vector<Back
 }
 
 int run_ops(const OpsOptions& options) {
+  if (options.markdown) {
+    // The catalog's own facts, the same whatever plugins are installed: none is loaded.
+    fmt::print("{}\n", op_reference_markdown());
+    return kExitOk;
+  }
   const std::vector<LoadedPlugin> plugins = load_plugins(options.plugins).plugins;
   int code = kExitOk;
   for (const LoadedPlugin& p : plugins)
@@ -234,6 +242,12 @@ void add_ops_command(CLI::App& app, int& exit_code) {
                     "Print JSON: {device: selector|null, backends: [{name, plugin, "
                     "device_count}], ops: [{name, kind, schema, backends: {<backend>: {status, "
                     "plugin, dtypes: [name]}}}]} (plugin and dtypes only for status native)");
+  command
+      ->add_flag("--markdown", options->markdown,
+                 "Print the op reference instead (Markdown, docs/op-reference.md): every op's "
+                 "schema, kind, dtypes, what its kernel receives and its edge semantics; no "
+                 "plugin is loaded")
+      ->excludes("--json");
   add_plugin_options(*command, options->plugins);
   command->footer(
       "status: native (a kernel of the backend), composite (decomposed by core), fallback "
