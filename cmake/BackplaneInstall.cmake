@@ -7,8 +7,12 @@
 #   <prefix>/lib/cmake/Backplane/               find_package(Backplane) -> Backplane::backplane
 #   <prefix>/lib/cmake/BackplanePluginSDK/      find_package(BackplanePluginSDK) ->
 #                                               Backplane::sdk + backplane_add_plugin()
-#   <prefix>/share/backplane/plugin-template/   plugin-sdk/template, to copy
+#   <prefix>/share/backplane/plugin-template/   plugin-sdk/template, to copy (or to have
+#                                               `backplane new-plugin` copy and rename)
 #   <prefix>/share/backplane/examples/          examples/, to build against the install
+#   <prefix>/share/doc/backplane/               docs/*.md: the plugin guide, SDK, conformance,
+#                                               ops, op reference and CLI docs, and every
+#                                               doc they link to (which is all of docs/)
 #
 # The SDK is its own package so that a vendor's build depends on the header-only SDK
 # alone; the runtime package finds it (Backplane::backplane links Backplane::sdk), so each
@@ -100,10 +104,30 @@ if(TARGET backplane_plugin_rocm AND BP_ROCM_KERNEL_FILES)
           DESTINATION ${BP_INSTALL_PLUGIN_SUBDIR}/${BP_ROCM_KERNEL_SUBDIR} COMPONENT runtime)
 endif()
 
+# ---- the docs: a vendor with only the install has the guides the template points to ----
+# docs/ links only within itself, so the folder installed whole is closed under its links
+# (scripts/check-out-of-tree checks every link of the installed tree).
+set(BP_INSTALL_DOC_DIR ${CMAKE_INSTALL_DATADIR}/doc/backplane)
+file(GLOB BP_DOC_FILES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/docs/*.md)
+install(FILES ${BP_DOC_FILES} DESTINATION ${BP_INSTALL_DOC_DIR} COMPONENT development)
+
 # ---- the template plugin, for vendors who start from the installed SDK ----
+set(BP_INSTALL_TEMPLATE_DIR ${CMAKE_INSTALL_DATADIR}/backplane/plugin-template)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/plugin-sdk/template/
-        DESTINATION ${CMAKE_INSTALL_DATADIR}/backplane/plugin-template COMPONENT development
-        PATTERN "build" EXCLUDE)
+        DESTINATION ${BP_INSTALL_TEMPLATE_DIR} COMPONENT development
+        PATTERN "build" EXCLUDE PATTERN "README.md" EXCLUDE)
+# The README's links go to the docs in the source tree (../../docs/); the installed copy's
+# go to the installed docs, relative to where the template is installed.
+file(RELATIVE_PATH bp_docs_from_template ${CMAKE_INSTALL_PREFIX}/${BP_INSTALL_TEMPLATE_DIR}
+     ${CMAKE_INSTALL_PREFIX}/${BP_INSTALL_DOC_DIR})
+set(bp_template_readme ${PROJECT_SOURCE_DIR}/plugin-sdk/template/README.md)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${bp_template_readme})
+file(READ ${bp_template_readme} bp_readme_text)
+string(REPLACE "](../../docs/" "](${bp_docs_from_template}/" bp_readme_text "${bp_readme_text}")
+file(CONFIGURE OUTPUT ${PROJECT_BINARY_DIR}/plugin-template/README.md CONTENT "${bp_readme_text}"
+     @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/plugin-template/README.md DESTINATION ${BP_INSTALL_TEMPLATE_DIR}
+        COMPONENT development)
 
 # ---- the examples, to build against this install (docs/examples.md) ----
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/
