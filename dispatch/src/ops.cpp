@@ -124,6 +124,12 @@ Tensor& fill_(Tensor& self, Scalar value) {
   return self;
 }
 
+Tensor& fill_(Tensor& self, const Tensor& value) {
+  BP_OP_ID("fill_.Tensor");
+  call(kOp, {self, value});
+  return self;
+}
+
 Tensor arange(Scalar start, Scalar end, Scalar step, std::optional<ScalarType> dtype,
               std::optional<Device> device) {
   BP_OP_ID("arange.start_step");
@@ -163,6 +169,18 @@ Tensor& gather_out(Tensor& out, const Tensor& self, int64_t dim, const Tensor& i
 
 Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other) {
   BP_OP_ID("where.self");
+  return call1(kOp, {condition, self, other});
+}
+Tensor where(const Tensor& condition, Scalar self, Scalar other) {
+  BP_OP_ID("where.Scalar");
+  return call1(kOp, {condition, self, other});
+}
+Tensor where(const Tensor& condition, Scalar self, const Tensor& other) {
+  BP_OP_ID("where.ScalarSelf");
+  return call1(kOp, {condition, self, other});
+}
+Tensor where(const Tensor& condition, const Tensor& self, Scalar other) {
+  BP_OP_ID("where.ScalarOther");
   return call1(kOp, {condition, self, other});
 }
 Tensor& where_out(Tensor& out, const Tensor& condition, const Tensor& self, const Tensor& other) {
@@ -371,6 +389,30 @@ Tensor& clamp_(Tensor& self, std::optional<Scalar> min, std::optional<Scalar> ma
   return inplace1(self, kOp, {self, min, max});
 }
 
+Tensor clamp(const Tensor& self, const std::optional<Tensor>& min,
+             const std::optional<Tensor>& max) {
+  BP_OP_ID("clamp.Tensor");
+  return call1(kOp, {self, min, max});
+}
+Tensor& clamp_out(Tensor& out, const Tensor& self, const std::optional<Tensor>& min,
+                  const std::optional<Tensor>& max) {
+  BP_OP_ID("clamp.Tensor");
+  return out1(out, kOp, {self, min, max});
+}
+Tensor& clamp_(Tensor& self, const std::optional<Tensor>& min, const std::optional<Tensor>& max) {
+  BP_OP_ID("clamp.Tensor");
+  return inplace1(self, kOp, {self, min, max});
+}
+
+Tensor pow(Scalar self, const Tensor& exponent) {
+  BP_OP_ID("pow.Scalar");
+  return call1(kOp, {self, exponent});
+}
+Tensor& pow_out(Tensor& out, Scalar self, const Tensor& exponent) {
+  BP_OP_ID("pow.Scalar");
+  return out1(out, kOp, {self, exponent});
+}
+
 // ---- reductions --------------------------------------------------------------------------
 Tensor sum(const Tensor& self, OptionalIntList dim, bool keepdim, std::optional<ScalarType> dtype) {
   BP_OP_ID("sum.dim_IntList");
@@ -399,6 +441,19 @@ Tensor& prod_out(Tensor& out, const Tensor& self, int64_t dim, bool keepdim,
                  std::optional<ScalarType> dtype) {
   BP_OP_ID("prod.dim_int");
   return out1(out, kOp, {self, dim, keepdim, dtype});
+}
+
+Tensor prod(const Tensor& self, std::optional<ScalarType> dtype) {
+  BP_OP_ID("prod");
+  return call1(kOp, {self, dtype});
+}
+Tensor all(const Tensor& self) {
+  BP_OP_ID("all");
+  return call1(kOp, {self});
+}
+Tensor any(const Tensor& self) {
+  BP_OP_ID("any");
+  return call1(kOp, {self});
 }
 
 #define BP_DEFINE_LIST_REDUCTION(name, op_name)                                                 \

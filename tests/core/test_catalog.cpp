@@ -28,11 +28,15 @@ const std::vector<Expected> kOpSetV1 = {
     // data movement and factories
     {"copy_", P},
     {"fill_.Scalar", P},
+    {"fill_.Tensor", C},
     {"arange.start_step", P},
     {"cat", P},
     {"index_select", P},
     {"gather", P},
     {"where.self", P},
+    {"where.Scalar", C},
+    {"where.ScalarSelf", C},
+    {"where.ScalarOther", C},
     {"embedding", C},
     // unary
     {"neg", P},
@@ -67,6 +71,7 @@ const std::vector<Expected> kOpSetV1 = {
     {"div.Scalar_mode", C},
     {"pow.Tensor_Tensor", P},
     {"pow.Tensor_Scalar", C},
+    {"pow.Scalar", C},
     {"maximum", P},
     {"minimum", P},
     {"eq.Tensor", P},
@@ -84,6 +89,7 @@ const std::vector<Expected> kOpSetV1 = {
     {"logical_and", P},
     {"logical_or", P},
     {"clamp", P},
+    {"clamp.Tensor", C},
     // reductions
     {"sum.dim_IntList", P},
     {"mean.dim", C},
@@ -94,6 +100,9 @@ const std::vector<Expected> kOpSetV1 = {
     {"argmin", P},
     {"all.dim", P},
     {"any.dim", P},
+    {"prod", C},
+    {"all", C},
+    {"any", C},
     // normalisation, linear algebra, attention
     {"softmax.int", C},
     {"log_softmax.int", C},
@@ -133,7 +142,8 @@ TEST_CASE("every op of op set v1 is in the catalog with its kind") {
 TEST_CASE("only copy_ and fill_ mutate an argument; only arange cannot fall back") {
   for (const OpDef& op : Catalog::get().ops()) {
     CAPTURE(op.name);
-    const bool mutating = op.name == "copy_" || op.name == "fill_.Scalar";
+    const bool mutating =
+        op.name == "copy_" || op.name == "fill_.Scalar" || op.name == "fill_.Tensor";
     CHECK(op.mutated_arg == (mutating ? 0 : -1));
     CHECK(op.num_outputs() == (mutating ? 0u : 1u));
     CHECK(op.can_fall_back == (op.name != "arange.start_step"));

@@ -392,7 +392,7 @@ TEST_CASE("clamp converts bounds to the dtype and works on every non-bool dtype"
 
 TEST_CASE("clamp refuses bool, two None bounds and bounds that overflow") {
   CHECK_THROWS_AS(clamp(make<bool>({1}, {1}), true), Error);
-  CHECK_THROWS_AS(clamp(make<float>({1}, {1}), std::nullopt, std::nullopt), Error);
+  CHECK_THROWS_AS(clamp(make<float>({1}, {1}), std::optional<Scalar>(), std::nullopt), Error);
   // "value cannot be converted to type int8_t without overflow"
   CHECK_THROWS_AS(clamp(make<int8_t>({1}, {1}), -1000), Error);
   CHECK_THROWS_AS(clamp(make<float>({1}, {1}), 1e300), Error);

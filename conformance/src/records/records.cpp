@@ -75,6 +75,7 @@ const std::vector<OpRecord>& op_records() {
     detail::add_data_movement_records(all);
     detail::add_elementwise_records(all);
     detail::add_reduction_records(all);
+    detail::add_composite_overload_records(all);
     detail::add_nn_records(all);
     for (OpRecord& record : all) add_layout_variants(record);
     const Catalog& catalog = Catalog::get();

@@ -32,6 +32,9 @@ void add_data_movement_records(std::vector<OpRecord>& out);
 void add_elementwise_records(std::vector<OpRecord>& out);
 // sum, mean, prod, amax, amin, argmax, argmin, all, any
 void add_reduction_records(std::vector<OpRecord>& out);
+// pow.Scalar, clamp.Tensor, where.Scalar/ScalarSelf/ScalarOther, fill_.Tensor, and prod,
+// all and any of every element (composite_overloads.cpp)
+void add_composite_overload_records(std::vector<OpRecord>& out);
 // softmax, log_softmax, layer_norm, rms_norm, matmul, addmm, linear,
 // scaled_dot_product_attention
 void add_nn_records(std::vector<OpRecord>& out);

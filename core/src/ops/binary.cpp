@@ -1,11 +1,13 @@
 // Elementwise binary ops with broadcasting and PyTorch's type promotion: the .Tensor
 // primitives (add sub mul div pow maximum minimum eq ne lt le gt ge logical_and logical_or),
 // clamp, and the .Scalar composites, which wrap their scalar into a 0-d wrapped-number
-// tensor (ctx.scalar_tensor) and call the .Tensor form, exactly as PyTorch does.
+// tensor (ctx.scalar_tensor) and call the .Tensor form, exactly as PyTorch does (pow.Scalar,
+// whose Scalar is the base, too). clamp.Tensor is a composite over maximum and minimum.
 //
 // The dtype rule of each op lives in one function (binary_dtypes) used by both the .Tensor
 // meta rule and the .Scalar one, so a composite's meta rule and its decomposition always
 // agree on the output dtype.
+#include "composite_util.hpp"
 #include "meta_util.hpp"
 #include "register.hpp"
 
@@ -129,7 +131,38 @@ MetaResult pow_scalar_meta(const OpDef& op, std::span<IValue> args) {
            "{}: integers to negative integer powers are not supported ('self' is {}, "
            "argument 'exponent' = {}); use a floating-point exponent",
            op.name, dtype_name(self.dtype()), exponent.str());
-  return binary_scalar_meta<BinaryRule::Pow>(op, args);
+  MetaResult r = binary_scalar_meta<BinaryRule::Pow>(op, args);
+  // PyTorch converts the exponent into an integral or half-precision result dtype with its
+  // checked conversion (pow(i8, 300) is an error); f32 and f64 use it as a double.
+  const ScalarType out = r.outputs[0].dtype;
+  if (out != ScalarType::Float32 && out != ScalarType::Float64) {
+    check_scalar_fits(op, "exponent", exponent, out);
+  }
+  return r;
+}
+
+// pow.Scalar(Scalar self, Tensor exponent): the base becomes a wrapped number; unlike the
+// exponent of pow.Tensor_Scalar it is converted without a range check (PyTorch:
+// pow(2**40, i8 tensor) is 0).
+MetaResult pow_scalar_base_meta(const OpDef& op, std::span<IValue> args) {
+  const Scalar base = args[0].scalar();
+  const Tensor& exponent = tensor_arg(op, args, 1);
+  ResultTypeState state;
+  state.add_tensor(base.dtype(), /*dim=*/0, /*wrapped_number=*/true);
+  add_to_result_type(state, exponent);
+  const BinaryDtypes dt =
+      binary_dtypes<BinaryRule::Pow>(op, args, base.dtype(), exponent.dtype(), state.result());
+  MetaResult r;
+  r.compute_dtype = dt.compute;
+  request_conversion(r, args, {1});
+  r.outputs.push_back(TensorMeta{exponent.sizes(), dt.out, std::nullopt});
+  return r;
+}
+
+std::vector<Tensor> pow_scalar_base_decompose(OpContext& ctx, std::span<const IValue> args) {
+  static const OpId kPow = op_id("pow.Tensor_Tensor");
+  const Scalar base = args[0].scalar();
+  return ctx.call(kPow, {ctx.scalar_tensor(base, base.dtype()), args[1]});
 }
 
 // Decomposition of every .Scalar form: the scalar becomes a wrapped-number 0-d tensor and
@@ -167,6 +200,46 @@ MetaResult clamp_meta(const OpDef& op, std::span<IValue> args) {
   request_conversion(r, args, {0});
   r.outputs.push_back(TensorMeta{self.sizes(), compute, std::nullopt});
   return r;
+}
+
+// clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None): the three tensors promote
+// together (torch.result_type, 0-d ones with lower priority) and broadcast; unlike clamp's
+// Scalar bounds, a NaN in a bound tensor gives NaN (maximum/minimum propagate it).
+MetaResult clamp_tensor_meta(const OpDef& op, std::span<IValue> args) {
+  const Tensor& self = tensor_arg(op, args, 0);
+  const Tensor* lo = optional_tensor_arg(op, args, 1);
+  const Tensor* hi = optional_tensor_arg(op, args, 2);
+  BP_CHECK(lo || hi, ErrorCode::InvalidArgument,
+           "{}: at least one of 'min' and 'max' must be given (both are None)", op.name);
+  ResultTypeState state;
+  add_to_result_type(state, self);
+  Shape shape = self.sizes();
+  for (const Tensor* bound : {lo, hi}) {
+    if (!bound) continue;
+    add_to_result_type(state, *bound);
+    shape = broadcast_shapes(as_ref(shape), as_ref(bound->sizes()), op.name);
+  }
+  MetaResult r;
+  r.compute_dtype = state.result();
+  check_not_bool(op, "the promoted dtype of 'self', 'min' and 'max'", r.compute_dtype);
+  r.outputs.push_back(TensorMeta{std::move(shape), r.compute_dtype, std::nullopt});
+  return r;
+}
+
+// min(max(self, min), max) in the promoted dtype: a min above max gives max, as PyTorch.
+std::vector<Tensor> clamp_tensor_decompose(OpContext& ctx, std::span<const IValue> args) {
+  static const OpId kClampTensor = op_id("clamp.Tensor");
+  static const OpId kMaximum = op_id("maximum");
+  static const OpId kMinimum = op_id("minimum");
+  std::vector<IValue> meta_args(args.begin(), args.end());
+  const OpDef& op = Catalog::get().at(kClampTensor);
+  const ScalarType dtype = clamp_tensor_meta(op, meta_args).compute_dtype;
+  Tensor result = convert_to(ctx, args[0].tensor(), dtype);
+  if (const Tensor* lo = optional_tensor(args[1]))
+    result = ctx.call1(kMaximum, {result, convert_to(ctx, *lo, dtype)});
+  if (const Tensor* hi = optional_tensor(args[2]))
+    result = ctx.call1(kMinimum, {result, convert_to(ctx, *hi, dtype)});
+  return {result};
 }
 
 constexpr char kAddTensor[] = "add.Tensor";
@@ -212,6 +285,8 @@ void register_binary_ops(Catalog& c) {
          binary_tensor_meta<Pow>});
   c.add({"pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor", OpKind::Composite,
          pow_scalar_meta, scalar_form_decompose<kPowTensor>});
+  c.add({"pow.Scalar(Scalar self, Tensor exponent) -> Tensor", OpKind::Composite,
+         pow_scalar_base_meta, pow_scalar_base_decompose});
   c.add({"maximum(Tensor self, Tensor other) -> Tensor", OpKind::Primitive,
          binary_tensor_meta<MinMax>});
   c.add({"minimum(Tensor self, Tensor other) -> Tensor", OpKind::Primitive,
@@ -234,6 +309,8 @@ void register_binary_ops(Catalog& c) {
          binary_tensor_meta<Logical>});
   c.add({"clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor", OpKind::Primitive,
          clamp_meta});
+  c.add({"clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor",
+         OpKind::Composite, clamp_tensor_meta, clamp_tensor_decompose});
 }
 
 }  // namespace bp::ops

@@ -1,6 +1,8 @@
 // Data movement and factory ops: copy_, fill_.Scalar, arange.start_step, cat, index_select,
-// gather, where.self (primitives) and embedding (composite over index_select). Each meta
-// rule establishes the contract of docs/ops.md, "What a kernel receives".
+// gather, where.self (primitives); embedding (composite over index_select), fill_.Tensor
+// (over copy_) and where.Scalar / where.ScalarSelf / where.ScalarOther (over where.self).
+// Each meta rule establishes the contract of docs/ops.md, "What a kernel receives".
+#include "composite_util.hpp"
 #include "meta_util.hpp"
 #include "register.hpp"
 
@@ -45,6 +47,47 @@ MetaResult fill_meta(const OpDef& op, std::span<IValue> args) {
   MetaResult r;
   r.compute_dtype = self.dtype();
   return r;
+}
+
+// fill_.Tensor(Tensor(a!) self, Tensor value): `value` must be 0-d. As PyTorch does for a
+// value on self's device, the value is copied (copy_'s conversion, with no range check:
+// the value stays on the device, and no meta rule reads device memory).
+MetaResult fill_tensor_meta(const OpDef& op, std::span<IValue> args) {
+  const Tensor& self = tensor_arg(op, args, 0);
+  const Tensor& value = tensor_arg(op, args, 1);
+  BP_CHECK(value.dim() == 0, ErrorCode::Shape,
+           "{}: argument 'value' must be a 0-d tensor, got shape {} (use copy_ to copy a "
+           "tensor into self)",
+           op.name, shape_str(as_ref(value.sizes())));
+  MetaResult r;
+  r.compute_dtype = self.dtype();
+  return r;
+}
+
+// fill_ may write a view whose stride-0 dims make several elements one memory location
+// (as fill_.Scalar); copy_ refuses such a target, so it writes each location once through
+// the view with those dims at size 1.
+Tensor distinct_locations(const Tensor& t) {
+  Shape sizes = t.sizes();
+  for (int64_t d = 0; d < t.dim(); ++d) {
+    if (t.stride(d) == 0) sizes[static_cast<size_t>(d)] = std::min<int64_t>(t.size(d), 1);
+  }
+  return sizes == t.sizes() ? t : t.as_strided(as_ref(sizes), as_ref(t.strides()));
+}
+
+std::vector<Tensor> fill_tensor_decompose(OpContext& ctx, std::span<const IValue> args) {
+  static const OpId kCopy = op_id("copy_");
+  const Tensor& self = args[0].tensor();
+  Tensor value = args[1].tensor();
+  if (value.storage() == self.storage()) {
+    // A value that is an element of self: read it before self is overwritten (PyTorch
+    // clones it too).
+    Tensor copy = ctx.empty({}, value.dtype());
+    ctx.call(kCopy, {copy, value, false});
+    value = copy;
+  }
+  ctx.call(kCopy, {distinct_locations(self), value, false});
+  return {self};
 }
 
 // Number of elements of arange for an i64 result: exact integer arithmetic (PyTorch
@@ -242,12 +285,16 @@ MetaResult gather_meta(const OpDef& op, std::span<IValue> args) {
   return r;
 }
 
-// where.self(Tensor condition, Tensor self, Tensor other)
-MetaResult where_meta(const OpDef& op, std::span<IValue> args) {
-  const Tensor& condition = tensor_arg(op, args, 0);
+// where's condition is bool (PyTorch 1.13 still takes u8, deprecated; docs/ops.md).
+void check_condition(const OpDef& op, const Tensor& condition) {
   BP_CHECK(condition.dtype() == ScalarType::Bool, ErrorCode::Type,
            "{}: argument 'condition' must be a bool tensor, got {}", op.name,
            dtype_name(condition.dtype()));
+}
+
+// where.self(Tensor condition, Tensor self, Tensor other)
+MetaResult where_meta(const OpDef& op, std::span<IValue> args) {
+  check_condition(op, tensor_arg(op, args, 0));
   MetaResult r;
   // Promotion first: expanding drops the 0-d / wrapped-number priority of an operand.
   r.compute_dtype = result_type(op, args, {1, 2});
@@ -256,6 +303,44 @@ MetaResult where_meta(const OpDef& op, std::span<IValue> args) {
   request_conversion(r, args, {1, 2});
   r.outputs.push_back(TensorMeta{std::move(shape), r.compute_dtype, std::nullopt});
   return r;
+}
+
+// where.Scalar / where.ScalarSelf / where.ScalarOther: where.self with each Scalar operand as
+// a wrapped-number tensor. As PyTorch, a Scalar must fit the result dtype (where.ScalarOther
+// of an i8 tensor and 300 is an error, not 44).
+MetaResult where_scalar_meta(const OpDef& op, std::span<IValue> args) {
+  check_condition(op, tensor_arg(op, args, 0));
+  ResultTypeState state;
+  Shape shape = tensor_arg(op, args, 0).sizes();
+  for (size_t i : {size_t{1}, size_t{2}}) {
+    if (args[i].is_tensor()) {
+      const Tensor& t = tensor_arg(op, args, i);
+      add_to_result_type(state, t);
+      shape = broadcast_shapes(as_ref(shape), as_ref(t.sizes()), op.name);
+    } else {
+      state.add_tensor(args[i].scalar().dtype(), /*dim=*/0, /*wrapped_number=*/true);
+    }
+  }
+  const ScalarType dtype = state.result();
+  for (size_t i : {size_t{1}, size_t{2}}) {
+    if (!args[i].is_tensor()) check_scalar_fits(op, arg_name(op, i), args[i].scalar(), dtype);
+  }
+  MetaResult r;
+  r.compute_dtype = dtype;
+  r.outputs.push_back(TensorMeta{std::move(shape), dtype, std::nullopt});
+  return r;
+}
+
+std::vector<Tensor> where_scalar_decompose(OpContext& ctx, std::span<const IValue> args) {
+  static const OpId kWhere = op_id("where.self");
+  std::vector<IValue> call(args.begin(), args.end());
+  for (size_t i : {size_t{1}, size_t{2}}) {
+    if (!call[i].is_tensor()) {
+      const Scalar value = call[i].scalar();
+      call[i] = IValue(ctx.scalar_tensor(value, value.dtype()));
+    }
+  }
+  return ctx.call(kWhere, std::move(call));
 }
 
 // embedding(Tensor weight, Tensor indices, int padding_idx=-1)
@@ -318,6 +403,14 @@ void register_data_movement_ops(Catalog& c) {
   c.add({"gather(Tensor self, int dim, Tensor index) -> Tensor", OpKind::Primitive, gather_meta});
   c.add({"where.self(Tensor condition, Tensor self, Tensor other) -> Tensor", OpKind::Primitive,
          where_meta});
+  c.add({"fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!)", OpKind::Composite,
+         fill_tensor_meta, fill_tensor_decompose});
+  c.add({"where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor", OpKind::Composite,
+         where_scalar_meta, where_scalar_decompose});
+  c.add({"where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor",
+         OpKind::Composite, where_scalar_meta, where_scalar_decompose});
+  c.add({"where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor",
+         OpKind::Composite, where_scalar_meta, where_scalar_decompose});
   c.add({"embedding(Tensor weight, Tensor indices, int padding_idx=-1) -> Tensor",
          OpKind::Composite, embedding_meta, embedding_decompose});
 }

@@ -112,6 +112,9 @@ MetaResult addmm_meta(const OpDef& op, std::span<IValue> args) {
            "{}",
            op.name, shape_of(self), shape_str(as_ref(out)));
   expand_args(args, {0}, as_ref(out));
+  // PyTorch's checked conversion first: alpha=-1.5 for u8 matrices is an error.
+  check_scalar_fits(op, "beta", args[3].scalar(), mat1.dtype());
+  check_scalar_fits(op, "alpha", args[4].scalar(), mat1.dtype());
   args[3] = IValue(coefficient_for(args[3].scalar(), mat1.dtype()));
   args[4] = IValue(coefficient_for(args[4].scalar(), mat1.dtype()));
   MetaResult r;

@@ -1,7 +1,8 @@
 // Reductions of op set v1: sum, mean (composite), prod, amax, amin, argmax, argmin, all and
-// any. The meta rules canonicalise the reduced dims in place (wrapped, sorted, unique and
-// explicit) and give each output its keepdim shape as kernel shape, so a kernel always
-// reduces a tensor into an output of the same rank (docs/ops.md, "What a kernel receives").
+// any; and prod, all and any over every element (composites over the .dim forms). The meta rules
+// canonicalise the reduced dims in place (wrapped, sorted, unique and explicit) and give each
+// output its keepdim shape as kernel shape, so a kernel always reduces a tensor into an output of
+// the same rank (docs/ops.md, "What a kernel receives").
 #include "composite_util.hpp"
 #include "meta_util.hpp"
 #include "register.hpp"
@@ -171,6 +172,52 @@ MetaResult all_meta(const OpDef& op, std::span<IValue> args) {
   return r;
 }
 
+// prod(Tensor self, *, ScalarType? dtype=None) / all(Tensor self) / any(Tensor self): the
+// reduction of every element to a 0-d result, with the dtype rule of the .dim form.
+MetaResult prod_all_meta(const OpDef& op, std::span<IValue> args) {
+  const Tensor& self = tensor_arg(op, args, 0);
+  MetaResult r;
+  ScalarType out = optional_dtype_arg(op, args, 1);
+  if (out == ScalarType::Undefined) {
+    out = is_integral(self.dtype(), /*include_bool=*/true) ? ScalarType::Int64 : self.dtype();
+  }
+  r.compute_dtype = out;
+  r.outputs.push_back(TensorMeta{Shape{}, out, std::nullopt});
+  return r;
+}
+
+MetaResult all_any_meta(const OpDef& op, std::span<IValue> args) {
+  const Tensor& self = tensor_arg(op, args, 0);
+  MetaResult r;
+  r.compute_dtype = self.dtype();
+  const ScalarType out = self.dtype() == ScalarType::UInt8 ? ScalarType::UInt8 : ScalarType::Bool;
+  r.outputs.push_back(TensorMeta{Shape{}, out, std::nullopt});
+  return r;
+}
+
+// `self` as a 1-D tensor: a view when its strides allow one, else a contiguous copy.
+Tensor flattened(OpContext& ctx, const Tensor& self) {
+  static const OpId kCopy = op_id("copy_");
+  const int64_t n = self.numel();
+  if (std::optional<Tensor> flat = self.try_view({&n, 1})) return *flat;
+  Tensor tmp = ctx.empty(as_ref(self.sizes()), self.dtype());
+  ctx.call(kCopy, {tmp, self, false});
+  return tmp.view({&n, 1});
+}
+
+// The .dim form over the flattened input, viewed as 0-d.
+template <const char* DimForm>
+std::vector<Tensor> reduce_all_decompose(OpContext& ctx, std::span<const IValue> args) {
+  static const OpId kDimForm = op_id(DimForm);
+  std::vector<IValue> call{flattened(ctx, args[0].tensor()), int64_t{0}, false};
+  if (args.size() > 1) call.push_back(args[1]);  // prod's dtype
+  return {ctx.call1(kDimForm, std::move(call)).view({})};
+}
+
+constexpr char kProdDim[] = "prod.dim_int";
+constexpr char kAllDim[] = "all.dim";
+constexpr char kAnyDim[] = "any.dim";
+
 }  // namespace
 
 void register_reduction_ops(Catalog& c) {
@@ -195,6 +242,10 @@ void register_reduction_ops(Catalog& c) {
          argmax_meta});
   c.add({"all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor", K::Primitive, all_meta});
   c.add({"any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor", K::Primitive, all_meta});
+  c.add({"prod(Tensor self, *, ScalarType? dtype=None) -> Tensor", K::Composite, prod_all_meta,
+         reduce_all_decompose<kProdDim>});
+  c.add({"all(Tensor self) -> Tensor", K::Composite, all_any_meta, reduce_all_decompose<kAllDim>});
+  c.add({"any(Tensor self) -> Tensor", K::Composite, all_any_meta, reduce_all_decompose<kAnyDim>});
 }
 
 }  // namespace bp::ops

@@ -20,6 +20,8 @@ using OptionalIntList = std::optional<std::vector<int64_t>>;
 // ---- data movement and factories -------------------------------------------------------
 Tensor& copy_(Tensor& self, const Tensor& src, bool non_blocking = false);
 Tensor& fill_(Tensor& self, Scalar value);
+// fill_.Tensor: `value` is 0-d; converted as copy_ converts.
+Tensor& fill_(Tensor& self, const Tensor& value);
 Tensor arange(Scalar start, Scalar end, Scalar step = 1,
               std::optional<ScalarType> dtype = std::nullopt,
               std::optional<Device> device = std::nullopt);
@@ -33,6 +35,11 @@ Tensor gather(const Tensor& self, int64_t dim, const Tensor& index);
 Tensor& gather_out(Tensor& out, const Tensor& self, int64_t dim, const Tensor& index);
 Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other);
 Tensor& where_out(Tensor& out, const Tensor& condition, const Tensor& self, const Tensor& other);
+// where.Scalar, where.ScalarSelf, where.ScalarOther: a Scalar promotes as a wrapped number
+// and must fit the result dtype.
+Tensor where(const Tensor& condition, Scalar self, Scalar other);
+Tensor where(const Tensor& condition, Scalar self, const Tensor& other);
+Tensor where(const Tensor& condition, const Tensor& self, Scalar other);
 Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t padding_idx = -1);
 
 // ---- elementwise unary -----------------------------------------------------------------
@@ -101,6 +108,9 @@ BP_DECLARE_BINARY(le)
 BP_DECLARE_BINARY(gt)
 BP_DECLARE_BINARY(ge)
 #undef BP_DECLARE_BINARY
+// pow.Scalar: a Python-style number to the powers in `exponent`.
+Tensor pow(Scalar self, const Tensor& exponent);
+Tensor& pow_out(Tensor& out, Scalar self, const Tensor& exponent);
 Tensor maximum(const Tensor& self, const Tensor& other);
 Tensor& maximum_out(Tensor& out, const Tensor& self, const Tensor& other);
 Tensor minimum(const Tensor& self, const Tensor& other);
@@ -115,6 +125,14 @@ Tensor clamp(const Tensor& self, std::optional<Scalar> min, std::optional<Scalar
 Tensor& clamp_out(Tensor& out, const Tensor& self, std::optional<Scalar> min,
                   std::optional<Scalar> max = {});
 Tensor& clamp_(Tensor& self, std::optional<Scalar> min, std::optional<Scalar> max = {});
+// clamp.Tensor: bounds that broadcast and promote with self (as at::clamp, a call with two
+// std::nullopt bounds is ambiguous between the two forms; either way it is an error).
+Tensor clamp(const Tensor& self, const std::optional<Tensor>& min,
+             const std::optional<Tensor>& max = {});
+Tensor& clamp_out(Tensor& out, const Tensor& self, const std::optional<Tensor>& min,
+                  const std::optional<Tensor>& max = {});
+Tensor& clamp_(Tensor& self, const std::optional<Tensor>& min,
+               const std::optional<Tensor>& max = {});
 
 // ---- reductions --------------------------------------------------------------------------
 // dim: none or empty = every dim.
@@ -130,6 +148,10 @@ Tensor prod(const Tensor& self, int64_t dim, bool keepdim = false,
             std::optional<ScalarType> dtype = std::nullopt);
 Tensor& prod_out(Tensor& out, const Tensor& self, int64_t dim, bool keepdim = false,
                  std::optional<ScalarType> dtype = std::nullopt);
+// prod, all and any of every element: 0-d results.
+Tensor prod(const Tensor& self, std::optional<ScalarType> dtype = std::nullopt);
+Tensor all(const Tensor& self);
+Tensor any(const Tensor& self);
 Tensor amax(const Tensor& self, std::vector<int64_t> dim = {}, bool keepdim = false);
 Tensor& amax_out(Tensor& out, const Tensor& self, std::vector<int64_t> dim = {},
                  bool keepdim = false);
