@@ -67,6 +67,9 @@ GuardedBuffer GuardedBuffer::copy_of(const Tensor& source, Device device) {
   }
   Tensor base = from_data(bytes.data(), dtype, {extent + 2 * guard}, device);
   Tensor view = base.as_strided(source.sizes(), source.strides(), guard + source.storage_offset());
+  // A wrapped number (a Python scalar) promotes with the lowest priority: without the flag
+  // the device would compute in another dtype than the reference did.
+  view.set_wrapped_number(source.is_wrapped_number());
   return GuardedBuffer(std::move(base), std::move(view), guard, std::move(bytes));
 }
 

@@ -192,16 +192,17 @@ struct Div {
   }
 };
 
-// Python's float floor division (PyTorch's div_floor_floating), computed in double as the
-// reference does, so the quotient of f32 operands is never rounded up before flooring.
-double floor_divide(double a, double b) {
-  if (b == 0.0) return a / b;
-  const double mod = std::fmod(a, b);
-  double div = (a - mod) / b;
-  if (mod != 0.0 && ((b < 0.0) != (mod < 0.0))) div -= 1.0;
-  if (div == 0.0) return std::copysign(0.0, a / b);
-  double floored = std::floor(div);
-  if (div - floored > 0.5) floored += 1.0;
+// Python's float floor division (PyTorch's div_floor_floating), in the op's math precision
+// C (float for f16/bf16/f32, double for f64), as PyTorch and the reference compute it.
+template <typename C>
+C floor_divide(C a, C b) {
+  if (b == C{0}) return a / b;
+  const C mod = std::fmod(a, b);
+  C div = (a - mod) / b;
+  if (mod != C{0} && ((b < C{0}) != (mod < C{0}))) div -= C{1};
+  if (div == C{0}) return std::copysign(C{0}, a / b);
+  C floored = std::floor(div);
+  if (div - floored > C{0.5}) floored += C{1};
   return floored;
 }
 
@@ -215,8 +216,8 @@ struct DivRounding : NoSimd {
   template <typename C>
   static C scalar(C x, C y, const Params& p) {
     if constexpr (std::is_floating_point_v<C>) {
-      const double a = x, b = y;
-      return static_cast<C>(p.mode == Rounding::kTrunc ? std::trunc(a / b) : floor_divide(a, b));
+      // trunc of the quotient rounded to C, as PyTorch computes it (not of the exact one).
+      return p.mode == Rounding::kTrunc ? std::trunc(x / y) : floor_divide(x, y);
     } else {
       if constexpr (std::is_signed_v<C>)
         if (y == C{-1}) return wrap_sub(C{0}, x);

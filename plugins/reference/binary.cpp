@@ -133,18 +133,29 @@ struct Div {
 // ---- div with a rounding mode --------------------------------------------------------------
 enum class Rounding { kNone, kTrunc, kFloor };
 
-// Python's float floor division (what PyTorch's div_floor_floating implements): the
-// quotient from fmod, so it is exact where a / b would round up to the next integer;
+// Python's float floor division (what PyTorch's div_floor_floating implements), in the
+// op's math precision C (float for f16/bf16/f32, double for f64) as PyTorch computes it:
+// the quotient from fmod, so it is exact where a / b would round up to the next integer;
 // division by zero gives the IEEE result of a / b; a zero result takes the sign of a / b.
-double floor_divide(double a, double b) {
-  if (b == 0.0) return ieee_div(a, b);
-  const double mod = std::fmod(a, b);
-  double div = (a - mod) / b;
-  if (mod != 0.0 && ((b < 0.0) != (mod < 0.0))) div -= 1.0;
-  if (div == 0.0) return std::copysign(0.0, a / b);
-  double floored = std::floor(div);
-  if (div - floored > 0.5) floored += 1.0;  // (a - mod) / b rounded just below an integer
+template <typename C>
+C floor_divide(C a, C b) {
+  if (b == C{0}) return static_cast<C>(ieee_div(a, b));
+  const C mod = std::fmod(a, b);
+  C div = (a - mod) / b;
+  if (mod != C{0} && ((b < C{0}) != (mod < C{0}))) div -= C{1};
+  if (div == C{0}) return std::copysign(C{0}, a / b);
+  C floored = std::floor(div);
+  if (div - floored > C{0.5}) floored += C{1};  // (a - mod) / b rounded just below an integer
   return floored;
+}
+
+// trunc(a / b) with the quotient rounded to the math precision C first, as PyTorch (and any
+// device dividing in that precision) computes it: 20815601.7 in f32 is 20815602, so the
+// truncated quotient is too. (A double quotient of float operands rounded to float is the
+// float quotient: double has more than 2 * 24 + 2 bits.)
+template <typename C>
+C trunc_divide(double a, double b) {
+  return std::trunc(static_cast<C>(ieee_div(a, b)));
 }
 
 // Integral quotient rounded toward zero or -inf; b != 0. INT_MIN / -1 wraps to INT_MIN
@@ -179,11 +190,14 @@ bp_status div_mode_kernel(const bp_call* c) {
       return fail_dtype(c, "self", a.dtype);
     } else if constexpr (kIsFloating<T>) {
       binary_loop<T>(a, b, out, [&](T x, T y) {
+        // f16/bf16/f32 round in f32 (PyTorch's opmath type), f64 in double.
+        using C = std::conditional_t<std::is_same_v<T, double>, double, float>;
         const double a_d = to_double(x), b_d = to_double(y);
-        const double q = mode == Rounding::kTrunc   ? std::trunc(ieee_div(a_d, b_d))
-                         : mode == Rounding::kFloor ? floor_divide(a_d, b_d)
-                                                    : ieee_div(a_d, b_d);
-        return from_double<T>(q);
+        if (mode == Rounding::kNone) return from_double<T>(ieee_div(a_d, b_d));
+        const C q = mode == Rounding::kTrunc
+                        ? trunc_divide<C>(a_d, b_d)
+                        : floor_divide(static_cast<C>(a_d), static_cast<C>(b_d));
+        return from_double<T>(static_cast<double>(q));
       });
       return BP_OK;
     } else if (mode == Rounding::kNone) {

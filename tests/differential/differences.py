@@ -192,9 +192,9 @@ KNOWN_DIFFERENCES = [
         explains_element=_sigmoid_underflow),
     KnownDifference(
         "div-mode-half",
-        "f16/bf16 trunc and floor division round the exact quotient once; PyTorch 1.13's CPU "
-        "loops compute the quotient (and floor's fmod steps) in the half dtype, rounding each "
-        "step, which can move the result by one",
+        "f16/bf16 trunc and floor division compute in f32 (PyTorch's opmath type) and round "
+        "once; PyTorch 1.13's CPU loops compute the quotient (and floor's fmod steps) in the "
+        "half dtype, rounding each step, which can move the result by one",
         explains_element=_div_mode_half),
     KnownDifference(
         "max-min-zero-sign",

@@ -77,12 +77,11 @@ inline C bp_floor_divide(C a, C b) {
   if (div - floored > K(0.5)) floored += K(1.0);
   return floored;
 }
-// trunc(a / b) from the exact integer quotient (a - fmod(a, b)) / b: a / b itself may round
-// up to the next integer (1791.9999 -> 1792) where the reference's exact quotient does not.
+// trunc of the quotient rounded to C (float for f16/bf16/f32, double for f64), as PyTorch
+// computes it: a / b may round up to the next integer (1791.9999 -> 1792), and so does the
+// result. The build asks for correctly rounded division (BP_CL_BUILD_OPTIONS).
 inline C bp_trunc_divide(C a, C b) {
-  if (b == 0 || !isfinite(a) || !isfinite(b)) return trunc(a / b);
-  const C q = rint((a - fmod(a, b)) / b);
-  return q == 0 ? copysign(K(0.0), a / b) : q;
+  return trunc(a / b);
 }
 // NaN propagates; of +0 and -0 maximum gives +0, minimum -0.
 inline C bp_maximum(C x, C y) {
