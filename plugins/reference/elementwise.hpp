@@ -213,12 +213,6 @@ inline bool same_shape(const View& a, const View& b) {
   return true;
 }
 
-inline std::string shape_text(const View& v) {
-  std::string s = "[";
-  for (int32_t d = 0; d < v.ndim; ++d) s += (d ? ", " : "") + std::to_string(v.shape[d]);
-  return s + "]";
-}
-
 inline bp_status fail_shape(const bp_call* c, const char* arg_name, const View& arg,
                             const View& out) {
   return fail(BP_ERR_INVALID_ARGUMENT,

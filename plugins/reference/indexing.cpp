@@ -11,12 +11,6 @@
 namespace bp::reference {
 namespace {
 
-std::string shape_string(const View& v) {
-  std::string s = "[";
-  for (int32_t d = 0; d < v.ndim; ++d) s += (d ? ", " : "") + std::to_string(v.shape[d]);
-  return s + "]";
-}
-
 void copy_element(const View& dst, int64_t dst_off, const View& src, int64_t src_off) {
   std::memcpy(dst.base + dst_off * static_cast<int64_t>(dst.itemsize),
               src.base + src_off * static_cast<int64_t>(src.itemsize), src.itemsize);
@@ -76,8 +70,8 @@ bp_status cat_kernel(const bp_call* c) {
     for (int32_t d = 0; ok && d < in.ndim; ++d) ok = d == dim || in.shape[d] == out.shape[d];
     if (!ok)
       return fail(BP_ERR_INVALID_ARGUMENT,
-                  "cat: argument '" + arg + "' has shape " + shape_string(in) +
-                      ", which does not match the output of shape " + shape_string(out) +
+                  "cat: argument '" + arg + "' has shape " + shape_text(in) +
+                      ", which does not match the output of shape " + shape_text(out) +
                       " outside dim " + std::to_string(dim));
     total += in.shape[dim];
   }
@@ -112,17 +106,17 @@ bp_status index_select_kernel(const bp_call* c) {
   if (bp_status s = check_same_dtype(op, "self", self, out); s != BP_OK) return s;
   if (bp_status s = check_index_dtype(op, index, true); s != BP_OK) return s;
   if (index.ndim > 1)
-    return fail(BP_ERR_INVALID_ARGUMENT, "index_select: argument 'index' has shape " +
-                                             shape_string(index) + ", expected 1-D");
+    return fail(BP_ERR_INVALID_ARGUMENT,
+                "index_select: argument 'index' has shape " + shape_text(index) + ", expected 1-D");
   const int64_t n = index.numel();
   const int64_t istride = index.ndim == 1 ? index.strides[0] : 0;
   bool ok = out.ndim == self.ndim;
   for (int32_t d = 0; ok && d < self.ndim; ++d) ok = out.shape[d] == (d == dim ? n : self.shape[d]);
   if (!ok)
-    return fail(BP_ERR_INVALID_ARGUMENT, "index_select: output of shape " + shape_string(out) +
-                                             " does not match 'self' of shape " +
-                                             shape_string(self) + " with " + std::to_string(n) +
-                                             " indices along dim " + std::to_string(dim));
+    return fail(BP_ERR_INVALID_ARGUMENT, "index_select: output of shape " + shape_text(out) +
+                                             " does not match 'self' of shape " + shape_text(self) +
+                                             " with " + std::to_string(n) + " indices along dim " +
+                                             std::to_string(dim));
   std::vector<int64_t> picked(static_cast<size_t>(n));
   for (int64_t k = 0; k < n; ++k) {
     picked[static_cast<size_t>(k)] = read_index(index, k * istride);
@@ -153,11 +147,11 @@ bp_status gather_kernel(const bp_call* c) {
   for (int32_t d = 0; ok && d < index.ndim; ++d)
     ok = out.shape[d] == index.shape[d] && (d == dim || index.shape[d] <= self.shape[d]);
   if (!ok)
-    return fail(BP_ERR_INVALID_ARGUMENT,
-                "gather: argument 'index' of shape " + shape_string(index) +
-                    " does not fit 'self' of shape " + shape_string(self) + " outside dim " +
-                    std::to_string(dim) + " (or the output of shape " + shape_string(out) +
-                    " differs from it)");
+    return fail(BP_ERR_INVALID_ARGUMENT, "gather: argument 'index' of shape " + shape_text(index) +
+                                             " does not fit 'self' of shape " + shape_text(self) +
+                                             " outside dim " + std::to_string(dim) +
+                                             " (or the output of shape " + shape_text(out) +
+                                             " differs from it)");
   const int64_t size = self.ndim == 0 ? 1 : self.shape[dim];
   bool bad = false;
   bp_status status = BP_OK;

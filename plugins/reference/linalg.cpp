@@ -10,12 +10,6 @@
 namespace bp::reference {
 namespace {
 
-std::string shape_string(const View& v) {
-  std::string s = "[";
-  for (int32_t d = 0; d < v.ndim; ++d) s += (d ? ", " : "") + std::to_string(v.shape[d]);
-  return s + "]";
-}
-
 bp_status check_matmul_shapes(const View& a, const View& b, const View& out) {
   const int32_t nd = a.ndim;
   bool ok = nd >= 2 && b.ndim == nd && out.ndim == nd;
@@ -25,9 +19,9 @@ bp_status check_matmul_shapes(const View& a, const View& b, const View& out) {
        out.shape[nd - 1] == b.shape[nd - 1];
   if (ok) return BP_OK;
   return fail(BP_ERR_INVALID_ARGUMENT,
-              "matmul: 'self' of shape " + shape_string(a) + " and 'other' of shape " +
-                  shape_string(b) + " do not multiply into an output of shape " +
-                  shape_string(out) + " (kernels receive [*B, n, k] x [*B, k, m] -> [*B, n, m])");
+              "matmul: 'self' of shape " + shape_text(a) + " and 'other' of shape " +
+                  shape_text(b) + " do not multiply into an output of shape " + shape_text(out) +
+                  " (kernels receive [*B, n, k] x [*B, k, m] -> [*B, n, m])");
 }
 
 template <typename T>

@@ -73,10 +73,6 @@ int64_t arg_int(const bp_call* c, size_t i, int64_t fallback) {
   }
 }
 
-bool arg_is_none(const bp_call* c, size_t i) {
-  return c->args[i].tag == BP_VALUE_NONE;
-}
-
 bp_status register_kernels(uint32_t backend_id, const KernelEntry* entries, size_t count) {
   for (size_t i = 0; i < count; ++i) {
     bp_status s = g_host->register_kernel(g_host->host, backend_id, entries[i].op_name,

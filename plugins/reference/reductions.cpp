@@ -30,12 +30,6 @@ auto order_key(T v) {
     return static_cast<int64_t>(v);
 }
 
-std::string shape_string(const View& v) {
-  std::string s = "[";
-  for (int32_t d = 0; d < v.ndim; ++d) s += (d ? ", " : "") + std::to_string(v.shape[d]);
-  return s + "]";
-}
-
 // ---- which dims are reduced --------------------------------------------------------------
 // Reads the dim argument (INT_LIST, INT, or NONE = every dim) and checks that `out` has the
 // keepdim shape of that reduction. A 0-d input accepts dim 0 (reducing it is a no-op).
@@ -59,7 +53,7 @@ bp_status reduced_dims(const bp_call* c, size_t dim_arg, const char* op, const V
     if (d < 0 || d >= in.ndim)
       return fail(BP_ERR_INVALID_ARGUMENT, std::string(op) + ": dim " + std::to_string(d) +
                                                " is out of range for an input of shape " +
-                                               shape_string(in) + " (dims reach kernels wrapped)");
+                                               shape_text(in) + " (dims reach kernels wrapped)");
     reduced[static_cast<size_t>(d)] = true;
   }
   bool shape_ok = out.ndim == in.ndim;
@@ -67,8 +61,8 @@ bp_status reduced_dims(const bp_call* c, size_t dim_arg, const char* op, const V
     shape_ok = out.shape[d] == (reduced[static_cast<size_t>(d)] ? 1 : in.shape[d]);
   if (!shape_ok)
     return fail(BP_ERR_INVALID_ARGUMENT,
-                std::string(op) + ": output of shape " + shape_string(out) +
-                    " is not the keepdim shape of reducing an input of shape " + shape_string(in));
+                std::string(op) + ": output of shape " + shape_text(out) +
+                    " is not the keepdim shape of reducing an input of shape " + shape_text(in));
   return BP_OK;
 }
 
@@ -186,7 +180,7 @@ bp_status empty_extreme(const char* op, const View& in) {
   return fail(BP_ERR_INVALID_ARGUMENT, std::string(op) +
                                            ": cannot reduce over a dimension of size 0 "
                                            "(input shape " +
-                                           shape_string(in) + ")");
+                                           shape_text(in) + ")");
 }
 
 template <bool kMax>

@@ -126,10 +126,15 @@ inline const bp_tensor* arg_tensor(const bp_call* c, size_t i) {
 inline const bp_tensor* out_tensor(const bp_call* c, size_t k = 0) {
   return c->args[c->nargs - c->noutputs + k].u.tensor;
 }
+// "[2, 3]": a view's shape, for messages.
+inline std::string shape_text(const View& v) {
+  std::string s = "[";
+  for (int32_t d = 0; d < v.ndim; ++d) s += (d ? ", " : "") + std::to_string(v.shape[d]);
+  return s + "]";
+}
 // A Scalar/int/float/bool argument as double / int64 (NONE gives `fallback`).
 double arg_double(const bp_call* c, size_t i, double fallback = 0.0);
 int64_t arg_int(const bp_call* c, size_t i, int64_t fallback = 0);
-bool arg_is_none(const bp_call* c, size_t i);
 
 // ---- registration --------------------------------------------------------------------
 struct KernelEntry {

@@ -31,8 +31,8 @@ TEST_CASE("add/sub get PyTorch's default rtol/atol per dtype (alpha rounds twice
 }
 
 TEST_CASE("mul and div round once, as in PyTorch: bit-exact, zero signs included") {
-  for (ScalarType t : {ScalarType::Float16, ScalarType::BFloat16, ScalarType::Float32,
-                       ScalarType::Float64}) {
+  for (ScalarType t :
+       {ScalarType::Float16, ScalarType::BFloat16, ScalarType::Float32, ScalarType::Float64}) {
     CAPTURE(bp::dtype_name(t));
     CHECK(tolerance_for("mul", t).exact);
     CHECK(tolerance_for("div", t).signed_zeros);

@@ -192,9 +192,9 @@ TEST_CASE("div with rounding_mode on floats follows Python's floor division") {
   // PyTorch truncates the f32 quotient, which rounds up to 1120 here (the exact one is
   // 1119.99...): torch.div(tensor([854.9822998046875]), tensor([0.7633770704269409]),
   // rounding_mode='trunc') is 1120, as every device dividing in f32 computes it.
-  check_values(div(make<float>({854.9822998046875}, {1}), make<float>({0.7633770704269409}, {1}),
-                   "trunc"),
-               ST::Float32, {1}, {1120});
+  check_values(
+      div(make<float>({854.9822998046875}, {1}), make<float>({0.7633770704269409}, {1}), "trunc"),
+      ST::Float32, {1}, {1120});
 }
 
 TEST_CASE("div refuses integer division by zero and leaves an in-place self unchanged") {
