@@ -16,13 +16,28 @@
 
 namespace bp {
 
+namespace detail {
+// The plugin folder of the installed package this application was built against, where
+// find_package(Backplane) found it (BackplaneConfig.cmake defines BP_PACKAGE_PLUGIN_DIR for
+// its consumers): a moved install still finds its plugins, although the static runtime
+// was compiled with the prefix it was built for. Empty in the build tree.
+inline std::vector<std::filesystem::path> package_plugin_dirs() {
+#ifdef BP_PACKAGE_PLUGIN_DIR
+  return {std::filesystem::path(BP_PACKAGE_PLUGIN_DIR)};
+#else
+  return {};
+#endif
+}
+}  // namespace detail
+
 struct InitOptions {
   // The configuration to apply; nullopt reads it with load_config().
   std::optional<Config> config;
   // Plugin files loaded first, and folders searched after the config's search path and
-  // before the install folder (a tool adds the plugin folder next to its program here).
+  // before the install folder (a tool adds the plugin folder next to its program here; an
+  // application built against an installed package starts with that package's folder).
   std::vector<std::filesystem::path> plugins;
-  std::vector<std::filesystem::path> search_paths;
+  std::vector<std::filesystem::path> search_paths = detail::package_plugin_dirs();
   bool use_install_dir = true;  // <prefix>/lib/backplane/plugins, searched last
   bool warn = true;             // one stderr line for each plugin refused or failed
   // Throw (see require_usable_backend) when no backend but the built-in reference has a
