@@ -207,6 +207,35 @@ class Generator:
             self.add("prod.dim_int", "nan", [("self", T(nan_matrix)), ("dim", Arg("int", 1)),
                                              ("keepdim", Arg("bool", False)), ("dtype", NONE)])
 
+    def documented_differences(self):
+        """The calls where docs/ops.md says the reference differs on purpose."""
+        self.add("fill_.Scalar", "documented", [("self", self.t("i64", [2])),
+                                                ("value", S(2.0**63))])
+        for start, end, step in [(0, 5, INF), (-2**62, 2**62, 2**61)]:
+            self.add("arange.start_step", "documented", [
+                ("start", S(start)), ("end", S(end)), ("step", S(step)), ("dtype", NONE),
+                ("device", Arg("device"))])
+        index = self.values.tensor("i64", [3], layout="contiguous")
+        index.base = torch.zeros(3, dtype=torch.int64)
+        self.add("index_select", "documented", [("self", self.t("f32", [])),
+                                                ("dim", Arg("int", 0)), ("index", T(index))])
+        indices = self.values.tensor("i64", [2], layout="contiguous")
+        indices.base = torch.tensor([1, 2])
+        self.add("embedding", "documented", [("weight", self.t("f32", [5, 3])),
+                                             ("indices", T(indices)),
+                                             ("padding_idx", Arg("int", 7))])
+        # -3e38 * -2 is beyond f32 but not beyond double: inf - inf is NaN only in f32.
+        big = torch.tensor([-3e38, INF], dtype=torch.float32)
+        weights = torch.tensor([-2.0, -2.5], dtype=torch.float32)
+        self.add("matmul", "documented", [("self", T(TensorArg(big, [1, 2], [2, 1]))),
+                                          ("other", T(TensorArg(weights, [2, 1], [1, 1])))])
+        for input_shape, weight_shape, bias_shape in [([5, 2, 3], [4, 3], [2, 4]),
+                                                      ([2, 3], [3], [2])]:
+            self.add("linear", "documented", [
+                ("input", self.t("f32", input_shape, "normal", "contiguous")),
+                ("weight", self.t("f32", weight_shape, "normal")),
+                ("bias", self.t("f32", bias_shape, "normal"))])
+
     # --- reductions ----------------------------------------------------------------------
     def reductions(self):
         shapes_dims = [([3, 4], None), ([3, 4], []), ([3, 4], [0]), ([2, 3, 4], [-1, 0]),
@@ -432,7 +461,7 @@ def scaled_dot_product_attention(query, key, value, attn_mask, dropout_p, is_cau
 def all_cases(seed=1301):
     g = Generator(seed)
     for family in [g.unary, g.binary, g.scalar_forms, g.clamp, g.where, g.nan_positions,
-                   g.reductions, g.data_movement, g.nn]:
+                   g.reductions, g.data_movement, g.nn, g.documented_differences]:
         family()
     for i, case in enumerate(g.cases):
         case.id = f"{case.op}#{i}"

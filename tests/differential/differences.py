@@ -114,6 +114,13 @@ def _div_mode_half(case, out_shape, index, got, want, dtype):
             dtype in ("f16", "bf16") and abs(got - want) <= 2 * ulp(want, dtype) + 1)
 
 
+def _product_in_double(case, out_shape, index, got, want, dtype):
+    # inf - inf in f32 where the double products stay finite (or the reverse): both sides
+    # are non-finite or differ only through an intermediate beyond the dtype's range.
+    return (case.op in ("matmul", "addmm", "linear") and dtype != "f64" and
+            not (math.isfinite(got) and math.isfinite(want)))
+
+
 def _zero_sign_of_min_max(case, out_shape, index, got, want, dtype):
     return (case.op in ("maximum", "minimum", "clamp.Tensor", "amax", "amin") and got == 0 and
             want == 0 and is_negative_zero(got) != is_negative_zero(want))
@@ -161,6 +168,44 @@ KNOWN_DIFFERENCES = [
         explains_error=lambda case, t, r: (case.op == "fill_.Tensor" and isinstance(t, Exception)
                                            and "without overflow" in str(t))),
     KnownDifference(
+        "i64-from-2-63",
+        "a double of 2^63 or more never converts to i64 (fill_(2.0**63) is an error); PyTorch's "
+        "range check lets exactly 2^63 through into an undefined C++ cast",
+        explains_error=lambda case, t, r: (case.op == "fill_.Scalar" and not isinstance(t, Exception)
+                                           and _arg(case, "value").value == 2.0**63)),
+    KnownDifference(
+        "arange-nonfinite-step",
+        "arange with a non-finite step is an error; PyTorch returns an empty tensor for inf",
+        explains_error=lambda case, t, r: (case.op == "arange.start_step"
+                                           and not isinstance(t, Exception)
+                                           and isinstance(_arg(case, "step").value, float)
+                                           and math.isinf(_arg(case, "step").value))),
+    KnownDifference(
+        "arange-wide-i64",
+        "an i64 arange is counted exactly, so ranges wider than 2^63 work; PyTorch computes "
+        "end - start + step in int64, which overflows, and fails or returns an empty tensor",
+        explains_error=lambda case, t, r: (case.op == "arange.start_step"
+                                           and isinstance(t, Exception) and "overflow" in str(t))),
+    KnownDifference(
+        "index-select-0d-self",
+        "index_select of a 0-d self needs an index of exactly one element; PyTorch 1.13 "
+        "returns the element whatever the index's length",
+        explains_error=lambda case, t, r: (case.op == "index_select" and not isinstance(t, Exception)
+                                           and _arg(case, "self").value.shape == [])),
+    KnownDifference(
+        "embedding-padding-idx",
+        "embedding validates padding_idx (-1 or a row of weight); ATen ignores its value in the "
+        "forward pass (it only changes gradients), so a wrong one goes unnoticed",
+        explains_error=lambda case, t, r: (case.op == "embedding" and not isinstance(t, Exception)
+                                           and _arg(case, "padding_idx").value >= 5)),
+    KnownDifference(
+        "linear-bias-broadcast",
+        "linear's bias may be any tensor that broadcasts to the output, also with a 1-D weight "
+        "(input @ weight^T + bias); PyTorch 1.13 folds the input into a 2-D addmm, which "
+        "refuses such a bias, and refuses any bias with a 1-D weight",
+        explains_error=lambda case, t, r: (case.op == "linear" and isinstance(t, Exception)
+                                           and not isinstance(r, str))),
+    KnownDifference(
         "clamp-lone-nan-bound",
         "a NaN bound gives NaN; PyTorch 1.13's CPU kernels ignore a NaN bound when it is the "
         "only one given (and give NaN when both are)",
@@ -196,6 +241,12 @@ KNOWN_DIFFERENCES = [
         "once; PyTorch 1.13's CPU loops compute the quotient (and floor's fmod steps) in the "
         "half dtype, rounding each step, which can move the result by one",
         explains_element=_div_mode_half),
+    KnownDifference(
+        "product-in-double",
+        "matmul, addmm and linear sum their f16/bf16/f32 products in double and round once; "
+        "PyTorch accumulates in f32, where a product beyond f32's range is inf (and inf - inf "
+        "NaN) although the double sum is finite or -inf",
+        explains_element=_product_in_double),
     KnownDifference(
         "max-min-zero-sign",
         "maximum/minimum (and clamp.Tensor, amax, amin) return +0.0 as the maximum and -0.0 as "
