@@ -126,7 +126,10 @@ TEST_CASE("new-plugin names what is wrong with a bad name, and creates nothing")
       {"cpu", "'cpu' is a backend of Backplane itself"},
       {"reference", "'reference' is a backend of Backplane itself"},
   };
-  for (const auto& [name, message] : cases) {
+  for (const auto& c : cases) {
+    // (Not a structured binding: clang 14 cannot capture one in CAPTURE's lambda.)
+    const std::string& name = c.first;
+    const std::string& message = c.second;
     CAPTURE(name);
     const ProgramResult r =
         run_cli({"new-plugin", name, "--dir", (scratch.dir / "plugin").string()});
