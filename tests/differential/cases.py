@@ -23,10 +23,12 @@ ELEMENTWISE_SHAPES = [[], [7], [3, 4], [0], [2, 3, 5], [1]]
 
 
 def T(t):
+    """A Tensor argument holding the TensorArg `t`."""
     return Arg("tensor", t)
 
 
 def S(v):
+    """A Scalar argument: a Python bool, int or float, as PyTorch's Python API takes it."""
     return Arg("scalar", v)
 
 
@@ -42,7 +44,9 @@ class Generator:
     def add(self, op, family, args, torch_fn=None, tags=()):
         self.cases.append(Case(op, list(args), family, torch_fn, tags=set(tags)))
 
-    def t(self, dtype, shape, kind="special", layout=None):
+    def tensor(self, dtype, shape, kind="special", layout=None):
+        """A Tensor argument of seeded values (inputs.Values kinds), in `layout` or a seeded
+        layout class."""
         return T(self.values.tensor(dtype, shape, kind, layout or self.values.layout()))
 
     def dtype_pairs(self, extra_per_dtype=3):
@@ -57,11 +61,11 @@ class Generator:
         for op in UNARY:
             for dtype in ALL:
                 for shape in ELEMENTWISE_SHAPES:
-                    self.add(op, "unary", [("self", self.t(dtype, shape))])
+                    self.add(op, "unary", [("self", self.tensor(dtype, shape))])
         for approximate in ["none", "tanh"]:
             for dtype in ALL:
                 for shape in ELEMENTWISE_SHAPES:
-                    self.add("gelu", "unary", [("self", self.t(dtype, shape)),
+                    self.add("gelu", "unary", [("self", self.tensor(dtype, shape)),
                                                ("approximate", Arg("str", approximate))])
         for dtype in FLOATS:  # the far tails and the points where the formulas cancel
             tail = [-30.0, -10.0, -5.5, -1e-8, 0.0, -0.0, 1e-8, 5.5, 10.0, 30.0, NAN, INF, -INF]
@@ -75,8 +79,8 @@ class Generator:
             kind = "small_int" if op.startswith("pow") else "special"
             for a, b in self.dtype_pairs():
                 for sa, sb in BROADCAST_SHAPES:
-                    args = [("self", self.t(a, sa)),
-                            ("exponent" if op.startswith("pow") else "other", self.t(b, sb, kind))]
+                    second = "exponent" if op.startswith("pow") else "other"
+                    args = [("self", self.tensor(a, sa)), (second, self.tensor(b, sb, kind))]
                     if op in ("add.Tensor", "sub.Tensor"):
                         args.append(("alpha", S(self.alpha_for(a, b))))
                     self.add(op, "binary", args)
@@ -84,12 +88,13 @@ class Generator:
             for a, b in self.dtype_pairs():
                 for sa, sb in BROADCAST_SHAPES:
                     self.add("div.Tensor_mode", "binary",
-                             [("self", self.t(a, sa)), ("other", self.t(b, sb, "nonzero")),
+                             [("self", self.tensor(a, sa)),
+                              ("other", self.tensor(b, sb, "nonzero")),
                               ("rounding_mode", Arg("str", mode) if mode else NONE)])
                 # Division by zero, and the signs of zero results.
                 self.add("div.Tensor_mode", "binary",
-                         [("self", self.t(a, [8], "special", "contiguous")),
-                          ("other", self.t(b, [8], "special", "contiguous")),
+                         [("self", self.tensor(a, [8], "special", "contiguous")),
+                          ("other", self.tensor(b, [8], "special", "contiguous")),
                           ("rounding_mode", Arg("str", mode) if mode else NONE)])
 
     def alpha_for(self, a, b):
@@ -108,7 +113,7 @@ class Generator:
         for op in ops:
             for dtype in ALL:
                 for value in self.rng.sample(scalars, 5) + [NAN if op in COMPARE_SCALAR else 2]:
-                    args = [("self", self.t(dtype, self.rng.choice(ELEMENTWISE_SHAPES))),
+                    args = [("self", self.tensor(dtype, self.rng.choice(ELEMENTWISE_SHAPES))),
                             ("exponent" if op.startswith("pow") else "other", S(value))]
                     if op in ("add.Scalar", "sub.Scalar"):
                         args.append(("alpha", S(self.rng.choice([1, 2, True]))))
@@ -117,50 +122,50 @@ class Generator:
             for dtype in ALL:
                 for value in [3, -2, 2.5, -0.5, 0]:
                     self.add("div.Scalar_mode", "binary",
-                             [("self", self.t(dtype, [7])), ("other", S(value)),
+                             [("self", self.tensor(dtype, [7])), ("other", S(value)),
                               ("rounding_mode", Arg("str", mode))])
         for dtype in ALL:  # pow.Scalar: a Python number to a tensor's powers
             for base in [2, -1, 0, 2.5, True, 1.0, 1e300, 3]:
                 self.add("pow.Scalar", "binary",
-                         [("self", S(base)), ("exponent", self.t(dtype, [6], "small_int"))])
+                         [("self", S(base)), ("exponent", self.tensor(dtype, [6], "small_int"))])
 
     def clamp(self):
         bounds = [(None, 2), (-1, None), (-1.5, 2.5), (3, -3), (0.0, None), (None, -0.0),
                   (NAN, None), (-INF, INF), (True, None), (2**40, None)]
         for dtype in ALL:
             for lo, hi in bounds:
-                self.add("clamp", "clamp", [("self", self.t(dtype, [9])),
+                self.add("clamp", "clamp", [("self", self.tensor(dtype, [9])),
                                             ("min", NONE if lo is None else S(lo)),
                                             ("max", NONE if hi is None else S(hi))])
         for a, b in self.dtype_pairs(2):
             for shape_min, shape_max in [([], None), (None, [4]), ([1], [4]), ([3, 1], []),
                                          (None, None)]:
                 self.add("clamp.Tensor", "clamp", [
-                    ("self", self.t(a, [3, 4])),
-                    ("min", NONE if shape_min is None else self.t(b, shape_min)),
-                    ("max", NONE if shape_max is None else self.t(b, shape_max))])
+                    ("self", self.tensor(a, [3, 4])),
+                    ("min", NONE if shape_min is None else self.tensor(b, shape_min)),
+                    ("max", NONE if shape_max is None else self.tensor(b, shape_max))])
 
     def where(self):
         for a, b in self.dtype_pairs():
             for sc, sa, sb in [([4], [4], [4]), ([3, 1], [1, 4], []), ([], [2, 2], [2, 1])]:
-                self.add("where.self", "where", [("condition", self.t("bool", sc)),
-                                                 ("self", self.t(a, sa)),
-                                                 ("other", self.t(b, sb))])
-        self.add("where.self", "where", [("condition", self.t("u8", [4], "small_int")),
-                                         ("self", self.t("f32", [4])),
-                                         ("other", self.t("f32", [4]))])
+                self.add("where.self", "where", [("condition", self.tensor("bool", sc)),
+                                                 ("self", self.tensor(a, sa)),
+                                                 ("other", self.tensor(b, sb))])
+        self.add("where.self", "where", [("condition", self.tensor("u8", [4], "small_int")),
+                                         ("self", self.tensor("f32", [4])),
+                                         ("other", self.tensor("f32", [4]))])
         scalars = [1, 0, 2.5, -0.0, True, False, 300, NAN, 1e40]
         for x in scalars:
             for y in self.rng.sample(scalars, 3):
                 self.add("where.Scalar", "where",
-                         [("condition", self.t("bool", [5])), ("self", S(x)), ("other", S(y))])
+                         [("condition", self.tensor("bool", [5])), ("self", S(x)), ("other", S(y))])
         for dtype in ALL:
             for x in self.rng.sample(scalars, 4):
-                self.add("where.ScalarSelf", "where", [("condition", self.t("bool", [2, 3])),
+                self.add("where.ScalarSelf", "where", [("condition", self.tensor("bool", [2, 3])),
                                                        ("self", S(x)),
-                                                       ("other", self.t(dtype, [1, 3]))])
-                self.add("where.ScalarOther", "where", [("condition", self.t("bool", [2, 3])),
-                                                        ("self", self.t(dtype, [3])),
+                                                       ("other", self.tensor(dtype, [1, 3]))])
+                self.add("where.ScalarOther", "where", [("condition", self.tensor("bool", [2, 3])),
+                                                        ("self", self.tensor(dtype, [3])),
                                                         ("other", S(x))])
 
     def nan_positions(self):
@@ -185,7 +190,7 @@ class Generator:
                     ("min", NONE if lo is None else vec(dtype, lo)),
                     ("max", NONE if hi is None else vec(dtype, hi))])
             for x, y in [(first, second), (second, first)]:
-                self.add("where.self", "nan", [("condition", self.t("bool", [4])),
+                self.add("where.self", "nan", [("condition", self.tensor("bool", [4])),
                                                ("self", vec(dtype, x)), ("other", vec(dtype, y))])
             nan_matrix = self.values.tensor(dtype, [3, 4], "normal", "contiguous")
             nan_matrix.base[5] = NAN
@@ -209,7 +214,7 @@ class Generator:
 
     def documented_differences(self):
         """The calls where docs/ops.md says the reference differs on purpose."""
-        self.add("fill_.Scalar", "documented", [("self", self.t("i64", [2])),
+        self.add("fill_.Scalar", "documented", [("self", self.tensor("i64", [2])),
                                                 ("value", S(2.0**63))])
         for start, end, step in [(0, 5, INF), (-2**62, 2**62, 2**61)]:
             self.add("arange.start_step", "documented", [
@@ -217,11 +222,11 @@ class Generator:
                 ("device", Arg("device"))])
         index = self.values.tensor("i64", [3], layout="contiguous")
         index.base = torch.zeros(3, dtype=torch.int64)
-        self.add("index_select", "documented", [("self", self.t("f32", [])),
+        self.add("index_select", "documented", [("self", self.tensor("f32", [])),
                                                 ("dim", Arg("int", 0)), ("index", T(index))])
         indices = self.values.tensor("i64", [2], layout="contiguous")
         indices.base = torch.tensor([1, 2])
-        self.add("embedding", "documented", [("weight", self.t("f32", [5, 3])),
+        self.add("embedding", "documented", [("weight", self.tensor("f32", [5, 3])),
                                              ("indices", T(indices)),
                                              ("padding_idx", Arg("int", 7))])
         # -3e38 * -2 is beyond f32 but not beyond double: inf - inf is NaN only in f32.
@@ -232,9 +237,9 @@ class Generator:
         for input_shape, weight_shape, bias_shape in [([5, 2, 3], [4, 3], [2, 4]),
                                                       ([2, 3], [3], [2])]:
             self.add("linear", "documented", [
-                ("input", self.t("f32", input_shape, "normal", "contiguous")),
-                ("weight", self.t("f32", weight_shape, "normal")),
-                ("bias", self.t("f32", bias_shape, "normal"))])
+                ("input", self.tensor("f32", input_shape, "normal", "contiguous")),
+                ("weight", self.tensor("f32", weight_shape, "normal")),
+                ("bias", self.tensor("f32", bias_shape, "normal"))])
 
     # --- reductions ----------------------------------------------------------------------
     def reductions(self):
@@ -246,67 +251,67 @@ class Generator:
                                                             None, "f32"]):
                     for kind in ["normal", "special"]:
                         self.add(op, "reduction", [
-                            ("self", self.t(dtype, shape, kind)),
+                            ("self", self.tensor(dtype, shape, kind)),
                             ("dim", NONE if dims is None else Arg("ints", dims)),
                             ("keepdim", Arg("bool", self.rng.random() < 0.5)),
-                            ("dtype", NONE if out is None or dtype in ("bool",) and op == "mean.dim"
-                             else Arg("dtype", out))])
+                            ("dtype", NONE if out is None else Arg("dtype", out))])
         for dtype in ALL:
             for shape, dim in [([3, 4], 1), ([2, 3, 4], 0), ([], 0), ([0, 2], 0), ([7], -1)]:
                 for kind in ["small_int", "special"]:
                     self.add("prod.dim_int", "reduction", [
-                        ("self", self.t(dtype, shape, kind)), ("dim", Arg("int", dim)),
+                        ("self", self.tensor(dtype, shape, kind)), ("dim", Arg("int", dim)),
                         ("keepdim", Arg("bool", self.rng.random() < 0.5)),
                         ("dtype", NONE if self.rng.random() < 0.7 else Arg("dtype", "f64"))])
             for shape in [[3, 4], [], [0]]:
-                self.add("prod", "reduction", [("self", self.t(dtype, shape, "small_int")),
+                self.add("prod", "reduction", [("self", self.tensor(dtype, shape, "small_int")),
                                                ("dtype", NONE)])
             for op in ["amax", "amin"]:
                 for shape, dims in [([3, 4], [1]), ([3, 4], []), ([2, 3, 4], [0, 2]), ([], []),
                                     ([0, 3], [1])]:
-                    self.add(op, "reduction", [("self", self.t(dtype, shape)),
+                    self.add(op, "reduction", [("self", self.tensor(dtype, shape)),
                                                ("dim", Arg("ints", dims)),
                                                ("keepdim", Arg("bool", self.rng.random() < 0.5))])
             for op in ["argmax", "argmin"]:
                 for shape, dim in [([3, 4], 1), ([3, 4], None), ([5], 0), ([], None), ([2, 3], 0)]:
+                    kind = self.rng.choice(["special", "small_int"])
                     self.add(op, "reduction", [
-                        ("self", self.t(dtype, shape, self.rng.choice(["special", "small_int"]))),
+                        ("self", self.tensor(dtype, shape, kind)),
                         ("dim", NONE if dim is None else Arg("int", dim)),
                         ("keepdim", Arg("bool", self.rng.random() < 0.5))])
             for op in ["all.dim", "any.dim"]:
                 for shape, dim in [([3, 4], 1), ([2, 3], 0), ([], 0), ([0, 2], 0)]:
-                    self.add(op, "reduction", [("self", self.t(dtype, shape, "small_int")),
+                    self.add(op, "reduction", [("self", self.tensor(dtype, shape, "small_int")),
                                                ("dim", Arg("int", dim)),
                                                ("keepdim", Arg("bool", self.rng.random() < 0.5))])
             for op in ["all", "any"]:
                 for shape in [[3, 4], [], [0], [5]]:
-                    self.add(op, "reduction", [("self", self.t(dtype, shape, "small_int"))])
+                    self.add(op, "reduction", [("self", self.tensor(dtype, shape, "small_int"))])
 
     # --- data movement and factories -------------------------------------------------------
     def data_movement(self):
         for dst in ALL:  # every pair of dtypes, with special values
             for src in ALL:
                 for shape_dst, shape_src in [([9], [9]), ([2, 5], [5]), ([3], [])]:
-                    self.add("copy_", "copy", [("self", self.t(dst, shape_dst)),
-                                               ("src", self.t(src, shape_src)),
+                    self.add("copy_", "copy", [("self", self.tensor(dst, shape_dst)),
+                                               ("src", self.tensor(src, shape_src)),
                                                ("non_blocking", Arg("bool", False))])
         # Values that round twice through f32 on the way to f16/bf16.
         hard = torch.tensor([1 + 2**-11 + 2**-40, 1 + 2**-8 + 2**-40, 2**60 + 2**52 + 1],
                             dtype=torch.float64)
         for dst in ["f16", "bf16"]:
-            self.add("copy_", "copy", [("self", self.t(dst, [3], layout="contiguous")),
+            self.add("copy_", "copy", [("self", self.tensor(dst, [3], layout="contiguous")),
                                        ("src", T(TensorArg(hard, [3], [1]))),
                                        ("non_blocking", Arg("bool", False))])
         fills = [0, -1, 2.5, 300, True, NAN, INF, 1e300, -0.0, 65519.99, -129, 2**63 - 1]
         for dtype in ALL:
             for value in fills:
-                self.add("fill_.Scalar", "copy", [("self", self.t(dtype, [2, 3])),
+                self.add("fill_.Scalar", "copy", [("self", self.tensor(dtype, [2, 3])),
                                                   ("value", S(value))])
             for vdtype in self.rng.sample(ALL, 4):
-                self.add("fill_.Tensor", "copy", [("self", self.t(dtype, [2, 3])),
-                                                  ("value", self.t(vdtype, []))])
-        self.add("fill_.Tensor", "copy", [("self", self.t("f32", [3])),
-                                          ("value", self.t("f32", [1]))])
+                self.add("fill_.Tensor", "copy", [("self", self.tensor(dtype, [2, 3])),
+                                                  ("value", self.tensor(vdtype, []))])
+        self.add("fill_.Tensor", "copy", [("self", self.tensor("f32", [3])),
+                                          ("value", self.tensor("f32", [1]))])
         ranges = [(0, 10, 1), (0, 1, 0.1), (5, 0, -1.5), (0, 300, 100), (-3, 3, 0.5), (1, 1, 1),
                   (0, 5, 0), (10, 0, 1), (0, 2**40, 2**38), (0.5, 3, 1)]
         for start, end, step in ranges:
@@ -330,7 +335,7 @@ class Generator:
                                           ([4, 3], -1, []), ([5], 0, [4, 9])]:
                     idx = self.values.tensor(index_dtype, [len(index)], layout="contiguous")
                     idx.base = torch.tensor(index, dtype=idx.base.dtype)
-                    self.add("index_select", "index", [("self", self.t(dtype, shape)),
+                    self.add("index_select", "index", [("self", self.tensor(dtype, shape)),
                                                        ("dim", Arg("int", dim)), ("index", T(idx))])
             for shape, dim, index_shape in [([4, 3], 0, [2, 3]), ([4, 3], 1, [4, 5]),
                                             ([2, 3, 4], 2, [2, 3, 1])]:
@@ -339,12 +344,12 @@ class Generator:
                 for s in index_shape:
                     n *= s
                 idx.base = torch.tensor([self.rng.randrange(shape[dim]) for _ in range(n)])
-                self.add("gather", "index", [("self", self.t(dtype, shape)),
+                self.add("gather", "index", [("self", self.tensor(dtype, shape)),
                                              ("dim", Arg("int", dim)), ("index", T(idx))])
         for wdtype in FLOATS + ["i32"]:
             idx = self.values.tensor("i64", [2, 3], layout="contiguous")
             idx.base = torch.tensor([self.rng.randrange(5) for _ in range(6)])
-            self.add("embedding", "index", [("weight", self.t(wdtype, [5, 4])),
+            self.add("embedding", "index", [("weight", self.tensor(wdtype, [5, 4])),
                                             ("indices", T(idx)), ("padding_idx", Arg("int", -1))])
 
     # --- normalisation, linear algebra, attention ---------------------------------------
@@ -352,7 +357,7 @@ class Generator:
         for op in ["softmax.int", "log_softmax.int"]:
             for dtype in FLOATS + ["i32"]:
                 for shape, dim in [([3, 5], 1), ([3, 5], 0), ([], 0), ([2, 0], 1), ([2, 3, 4], -1)]:
-                    self.add(op, "nn", [("self", self.t(dtype, shape, "normal")),
+                    self.add(op, "nn", [("self", self.tensor(dtype, shape, "normal")),
                                         ("dim", Arg("int", dim)), ("dtype", NONE)])
                 # Rows of all -inf, all NaN, one inf, and a huge spread.
                 rows = torch.tensor([[-INF] * 4, [NAN] * 4, [0.0, INF, 1.0, 2.0],
@@ -362,61 +367,63 @@ class Generator:
                     for dim in [1, 0]:
                         self.add(op, "nn", [("self", T(TensorArg(base, [4, 4], [4, 1]))),
                                             ("dim", Arg("int", dim)), ("dtype", NONE)])
-            self.add(op, "nn", [("self", self.t("f16", [3, 5], "normal")), ("dim", Arg("int", 1)),
-                                ("dtype", Arg("dtype", "f32"))])
+            self.add(op, "nn", [("self", self.tensor("f16", [3, 5], "normal")),
+                                ("dim", Arg("int", 1)), ("dtype", Arg("dtype", "f32"))])
         for dtype in FLOATS:
             for shape, norm in [([3, 8], [8]), ([2, 3, 4], [3, 4]), ([2, 0, 4], [4])]:
                 for affine in [True, False]:
                     self.add("layer_norm", "nn", [
-                        ("input", self.t(dtype, shape, "normal")),
+                        ("input", self.tensor(dtype, shape, "normal")),
                         ("normalized_shape", Arg("ints", norm)),
-                        ("weight", self.t(dtype, norm, "normal") if affine else NONE),
-                        ("bias", self.t(dtype, norm, "normal") if affine else NONE),
+                        ("weight", self.tensor(dtype, norm, "normal") if affine else NONE),
+                        ("bias", self.tensor(dtype, norm, "normal") if affine else NONE),
                         ("eps", Arg("float", 1e-5))])
                     self.add("rms_norm", "nn", [
-                        ("input", self.t(dtype, shape, "normal")),
+                        ("input", self.tensor(dtype, shape, "normal")),
                         ("normalized_shape", Arg("ints", norm)),
-                        ("weight", self.t(dtype, norm, "normal") if affine else NONE),
+                        ("weight", self.tensor(dtype, norm, "normal") if affine else NONE),
                         ("eps", NONE if affine else Arg("float", 1e-6))], torch_fn=rms_norm)
         # Weights of another dtype than the input (PyTorch's CPU takes f32 weights for bf16).
         for dtype, wdtype in [("bf16", "f32"), ("f16", "f32"), ("f32", "f64"), ("f32", "bf16"),
                               ("f64", "f32")]:
             self.add("layer_norm", "nn", [
-                ("input", self.t(dtype, [3, 8], "normal")), ("normalized_shape", Arg("ints", [8])),
-                ("weight", self.t(wdtype, [8], "normal")), ("bias", self.t(wdtype, [8], "normal")),
-                ("eps", Arg("float", 1e-5))])
+                ("input", self.tensor(dtype, [3, 8], "normal")),
+                ("normalized_shape", Arg("ints", [8])),
+                ("weight", self.tensor(wdtype, [8], "normal")),
+                ("bias", self.tensor(wdtype, [8], "normal")), ("eps", Arg("float", 1e-5))])
             self.add("rms_norm", "nn", [
-                ("input", self.t(dtype, [3, 8], "normal")), ("normalized_shape", Arg("ints", [8])),
-                ("weight", self.t(wdtype, [8], "normal")), ("eps", NONE)], torch_fn=rms_norm)
+                ("input", self.tensor(dtype, [3, 8], "normal")),
+                ("normalized_shape", Arg("ints", [8])),
+                ("weight", self.tensor(wdtype, [8], "normal")), ("eps", NONE)], torch_fn=rms_norm)
         for dtype in ALL:
             for sa, sb in [([3, 4], [4, 5]), ([4], [4]), ([4], [4, 2]), ([2, 3], [3]),
                            ([2, 1, 3, 4], [5, 4, 2]), ([0, 3], [3, 2]), ([2, 0], [0, 3])]:
-                self.add("matmul", "linalg", [("self", self.t(dtype, sa, "small_int")),
-                                              ("other", self.t(dtype, sb, "small_int"))])
+                self.add("matmul", "linalg", [("self", self.tensor(dtype, sa, "small_int")),
+                                              ("other", self.tensor(dtype, sb, "small_int"))])
             for beta, alpha in [(1, 1), (0, 2), (0.5, -1.5)]:
                 self.add("addmm", "linalg", [
-                    ("self", self.t(dtype, self.rng.choice([[3, 5], [5], []]), "special")),
-                    ("mat1", self.t(dtype, [3, 4], "small_int")),
-                    ("mat2", self.t(dtype, [4, 5], "small_int")),
+                    ("self", self.tensor(dtype, self.rng.choice([[3, 5], [5], []]), "special")),
+                    ("mat1", self.tensor(dtype, [3, 4], "small_int")),
+                    ("mat2", self.tensor(dtype, [4, 5], "small_int")),
                     ("beta", S(beta)), ("alpha", S(alpha))])
-            self.add("linear", "linalg", [("input", self.t(dtype, [2, 3, 4], "small_int")),
-                                          ("weight", self.t(dtype, [5, 4], "small_int")),
-                                          ("bias", self.t(dtype, [5], "small_int"))])
-            self.add("linear", "linalg", [("input", self.t(dtype, [3, 4], "small_int")),
-                                          ("weight", self.t(dtype, [5, 4], "small_int")),
+            self.add("linear", "linalg", [("input", self.tensor(dtype, [2, 3, 4], "small_int")),
+                                          ("weight", self.tensor(dtype, [5, 4], "small_int")),
+                                          ("bias", self.tensor(dtype, [5], "small_int"))])
+            self.add("linear", "linalg", [("input", self.tensor(dtype, [3, 4], "small_int")),
+                                          ("weight", self.tensor(dtype, [5, 4], "small_int")),
                                           ("bias", NONE)])
-        self.add("matmul", "linalg", [("self", self.t("f32", [3, 4])),
-                                      ("other", self.t("f64", [4, 2]))])
+        self.add("matmul", "linalg", [("self", self.tensor("f32", [3, 4])),
+                                      ("other", self.tensor("f64", [4, 2]))])
         for dtype in FLOATS:
             for causal, mask in [(False, None), (True, None), (False, "bool"), (False, "float")]:
-                q = self.t(dtype, [2, 3, 4], "unit")
-                k = self.t(dtype, [2, 5, 4], "unit")
-                v = self.t(dtype, [2, 5, 4], "normal")
+                q = self.tensor(dtype, [2, 3, 4], "unit")
+                k = self.tensor(dtype, [2, 5, 4], "unit")
+                v = self.tensor(dtype, [2, 5, 4], "normal")
                 m = NONE
                 if mask == "bool":
-                    m = self.t("bool", [3, 5])
+                    m = self.tensor("bool", [3, 5])
                 elif mask == "float":
-                    m = self.t(dtype, [2, 3, 5], "unit")
+                    m = self.tensor(dtype, [2, 3, 5], "unit")
                 self.add("scaled_dot_product_attention", "nn", [
                     ("query", q), ("key", k), ("value", v), ("attn_mask", m),
                     ("dropout_p", Arg("float", 0.0)), ("is_causal", Arg("bool", causal)),

@@ -171,7 +171,8 @@ KNOWN_DIFFERENCES = [
         "i64-from-2-63",
         "a double of 2^63 or more never converts to i64 (fill_(2.0**63) is an error); PyTorch's "
         "range check lets exactly 2^63 through into an undefined C++ cast",
-        explains_error=lambda case, t, r: (case.op == "fill_.Scalar" and not isinstance(t, Exception)
+        explains_error=lambda case, t, r: (case.op == "fill_.Scalar"
+                                           and not isinstance(t, Exception)
                                            and _arg(case, "value").value == 2.0**63)),
     KnownDifference(
         "arange-nonfinite-step",
@@ -190,7 +191,8 @@ KNOWN_DIFFERENCES = [
         "index-select-0d-self",
         "index_select of a 0-d self needs an index of exactly one element; PyTorch 1.13 "
         "returns the element whatever the index's length",
-        explains_error=lambda case, t, r: (case.op == "index_select" and not isinstance(t, Exception)
+        explains_error=lambda case, t, r: (case.op == "index_select"
+                                           and not isinstance(t, Exception)
                                            and _arg(case, "self").value.shape == [])),
     KnownDifference(
         "embedding-padding-idx",
