@@ -99,6 +99,18 @@ def _double_rounding(case, out_shape, index, got, want, dtype):
     return via_f32.double().item() == want and abs(got - want) <= ulp(want, dtype)
 
 
+def _reference_refuses(ops, when):
+    """explains_error for a call of `ops` that PyTorch computes and the reference refuses,
+    where `when(case, reference_error)` holds."""
+    return lambda case, t, r: case.op in ops and isinstance(r, str) and when(case, r)
+
+
+def _pytorch_refuses(ops, when):
+    """explains_error for a call of `ops` that the reference computes and PyTorch refuses,
+    where `when(case, pytorch_exception)` holds."""
+    return lambda case, t, r: case.op in ops and isinstance(t, Exception) and when(case, t)
+
+
 def _lone_nan_bound(case, out_shape, index, got, want, dtype):
     if case.op != "clamp":
         return False
@@ -144,69 +156,64 @@ KNOWN_DIFFERENCES = [
         "norm-weight-dtype",
         "rms_norm's weight must have the input's dtype (as layer_norm's in PyTorch 1.13); "
         "PyTorch 2.x's rms_norm multiplies by a weight of another dtype and promotes",
-        explains_error=lambda case, t, r: (case.op == "rms_norm" and not isinstance(t, Exception)
-                                           and _ref_error_code(r) == "Type"
-                                           and _arg(case, "weight").kind == "tensor"
-                                           and _arg(case, "weight").value.dtype
-                                           != _arg(case, "input").value.dtype)),
+        explains_error=_reference_refuses(
+            ("rms_norm",), lambda case, r: (_ref_error_code(r) == "Type"
+                                            and _arg(case, "weight").kind == "tensor"
+                                            and _arg(case, "weight").value.dtype
+                                            != _arg(case, "input").value.dtype))),
     KnownDifference(
         "where-u8-condition",
         "where's condition must be bool; PyTorch 1.13 still takes u8 with a deprecation warning",
-        explains_error=lambda case, t, r: (case.op == "where.self" and not isinstance(t, Exception)
-                                           and _arg(case, "condition").value.dtype == "u8")),
+        explains_error=_reference_refuses(
+            ("where.self",), lambda case, r: _arg(case, "condition").value.dtype == "u8")),
     KnownDifference(
         "clamp-bool",
         "clamp refuses bool; PyTorch 1.13 accepts it with one bound (its clamp_min/clamp_max "
         "kernels) and refuses it with two (its clamp kernel)",
-        explains_error=lambda case, t, r: (case.op in ("clamp", "clamp.Tensor") and
-                                           not isinstance(t, Exception) and
-                                           _arg(case, "self").value.dtype == "bool")),
+        explains_error=_reference_refuses(
+            ("clamp", "clamp.Tensor"), lambda case, r: _arg(case, "self").value.dtype == "bool")),
     KnownDifference(
         "fill-tensor-unchecked",
         "fill_.Tensor converts its value as copy_ does (PyTorch's device backends do the same); "
         "PyTorch's CPU reads it with item() and refuses a value out of the dtype's range",
-        explains_error=lambda case, t, r: (case.op == "fill_.Tensor" and isinstance(t, Exception)
-                                           and "without overflow" in str(t))),
+        explains_error=_pytorch_refuses(
+            ("fill_.Tensor",), lambda case, t: "without overflow" in str(t))),
     KnownDifference(
         "i64-from-2-63",
         "a double of 2^63 or more never converts to i64 (fill_(2.0**63) is an error); PyTorch's "
         "range check lets exactly 2^63 through into an undefined C++ cast",
-        explains_error=lambda case, t, r: (case.op == "fill_.Scalar"
-                                           and not isinstance(t, Exception)
-                                           and _arg(case, "value").value == 2.0**63)),
+        explains_error=_reference_refuses(
+            ("fill_.Scalar",), lambda case, r: _arg(case, "value").value == 2.0**63)),
     KnownDifference(
         "arange-nonfinite-step",
         "arange with a non-finite step is an error; PyTorch returns an empty tensor for inf",
-        explains_error=lambda case, t, r: (case.op == "arange.start_step"
-                                           and not isinstance(t, Exception)
-                                           and isinstance(_arg(case, "step").value, float)
-                                           and math.isinf(_arg(case, "step").value))),
+        explains_error=_reference_refuses(
+            ("arange.start_step",), lambda case, r: (isinstance(_arg(case, "step").value, float)
+                                                     and math.isinf(_arg(case, "step").value)))),
     KnownDifference(
         "arange-wide-i64",
         "an i64 arange is counted exactly, so ranges wider than 2^63 work; PyTorch computes "
         "end - start + step in int64, which overflows, and fails or returns an empty tensor",
-        explains_error=lambda case, t, r: (case.op == "arange.start_step"
-                                           and isinstance(t, Exception) and "overflow" in str(t))),
+        explains_error=_pytorch_refuses(
+            ("arange.start_step",), lambda case, t: "overflow" in str(t))),
     KnownDifference(
         "index-select-0d-self",
         "index_select of a 0-d self needs an index of exactly one element; PyTorch 1.13 "
         "returns the element whatever the index's length",
-        explains_error=lambda case, t, r: (case.op == "index_select"
-                                           and not isinstance(t, Exception)
-                                           and _arg(case, "self").value.shape == [])),
+        explains_error=_reference_refuses(
+            ("index_select",), lambda case, r: _arg(case, "self").value.shape == [])),
     KnownDifference(
         "embedding-padding-idx",
         "embedding validates padding_idx (-1 or a row of weight); ATen ignores its value in the "
         "forward pass (it only changes gradients), so a wrong one goes unnoticed",
-        explains_error=lambda case, t, r: (case.op == "embedding" and not isinstance(t, Exception)
-                                           and _arg(case, "padding_idx").value >= 5)),
+        explains_error=_reference_refuses(
+            ("embedding",), lambda case, r: _arg(case, "padding_idx").value >= 5)),
     KnownDifference(
         "linear-bias-broadcast",
         "linear's bias may be any tensor that broadcasts to the output, also with a 1-D weight "
         "(input @ weight^T + bias); PyTorch 1.13 folds the input into a 2-D addmm, which "
         "refuses such a bias, and refuses any bias with a 1-D weight",
-        explains_error=lambda case, t, r: (case.op == "linear" and isinstance(t, Exception)
-                                           and not isinstance(r, str))),
+        explains_error=_pytorch_refuses(("linear",), lambda case, t: True)),
     KnownDifference(
         "clamp-lone-nan-bound",
         "a NaN bound gives NaN; PyTorch 1.13's CPU kernels ignore a NaN bound when it is the "

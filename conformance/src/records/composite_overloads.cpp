@@ -19,13 +19,6 @@ using L = Layout;
 using V = Values;
 using T = ScalarType;
 
-// A Python number of the natural kind for dtype `t` that fits it and is not 0 or 1.
-Scalar number_for(ScalarType t) {
-  if (t == T::Bool) return Scalar(true);
-  if (is_floating(t)) return Scalar(-2.5);
-  return Scalar(int64_t{3});
-}
-
 // ---- pow.Scalar --------------------------------------------------------------------------
 
 std::vector<Sample> pow_scalar_samples(ScalarType t) {
@@ -136,7 +129,7 @@ std::vector<Sample> where_one_scalar_samples(ScalarType t, bool number_first) {
       return number_first ? Args{c, x, s} : Args{c, s, x};
     };
   };
-  const Scalar x = number_for(t);
+  const Scalar x = natural_value(t);
   std::vector<Sample> out = {
       quick_sample("contiguous_7x13", where_of({7, 13}, {7, 13}, x)),
       quick_sample("broadcast_7x1_13", where_of({7, 1}, {13}, x)),

@@ -178,13 +178,6 @@ std::vector<Sample> copy_samples(ScalarType s) {
 
 // ---- fill_.Scalar ------------------------------------------------------------------------
 
-// A value of the natural Scalar kind for `t` that is not trivially 0 or 1.
-Scalar natural_value(ScalarType t) {
-  if (t == T::Bool) return Scalar(true);
-  if (is_floating(t)) return Scalar(-2.5);
-  return Scalar(int64_t{7});
-}
-
 Make fill_of(Shape sizes, ScalarType t, Scalar value, Layout l = L::Contiguous) {
   return [=](InputMaker& m) -> Args { return {m.tensor(sizes, t, V::Normal, l), value}; };
 }

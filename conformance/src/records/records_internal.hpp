@@ -26,6 +26,14 @@ inline Sample error_sample(std::string name, std::string expect, MakeArgs make) 
   return Sample{std::move(name), true, std::move(make), std::move(expect), 1};
 }
 
+// A Scalar of the natural kind for dtype `t` (what a Python caller would pass) that fits
+// every dtype of that kind and is not trivially 0 or 1.
+inline Scalar natural_value(ScalarType t) {
+  if (t == ScalarType::Bool) return Scalar(true);
+  if (is_floating(t)) return Scalar(-2.5);
+  return Scalar(int64_t{7});
+}
+
 // copy_, fill_, arange, cat, index_select, gather, where, embedding
 void add_data_movement_records(std::vector<OpRecord>& out);
 // unary, binary (with .Scalar forms), comparisons, logical ops, clamp

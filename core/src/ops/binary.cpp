@@ -205,22 +205,25 @@ MetaResult clamp_meta(const OpDef& op, std::span<IValue> args) {
 // clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None): the three tensors promote
 // together (torch.result_type, 0-d ones with lower priority) and broadcast; unlike clamp's
 // Scalar bounds, a NaN in a bound tensor gives NaN (maximum/minimum propagate it).
+// torch.result_type of self and the bounds given.
+ScalarType clamp_tensor_dtype(const Tensor& self, const Tensor* lo, const Tensor* hi) {
+  ResultTypeState state;
+  for (const Tensor* t : {&self, lo, hi})
+    if (t) add_to_result_type(state, *t);
+  return state.result();
+}
+
 MetaResult clamp_tensor_meta(const OpDef& op, std::span<IValue> args) {
   const Tensor& self = tensor_arg(op, args, 0);
   const Tensor* lo = optional_tensor_arg(op, args, 1);
   const Tensor* hi = optional_tensor_arg(op, args, 2);
   BP_CHECK(lo || hi, ErrorCode::InvalidArgument,
            "{}: at least one of 'min' and 'max' must be given (both are None)", op.name);
-  ResultTypeState state;
-  add_to_result_type(state, self);
   Shape shape = self.sizes();
-  for (const Tensor* bound : {lo, hi}) {
-    if (!bound) continue;
-    add_to_result_type(state, *bound);
-    shape = broadcast_shapes(as_ref(shape), as_ref(bound->sizes()), op.name);
-  }
+  for (const Tensor* bound : {lo, hi})
+    if (bound) shape = broadcast_shapes(as_ref(shape), as_ref(bound->sizes()), op.name);
   MetaResult r;
-  r.compute_dtype = state.result();
+  r.compute_dtype = clamp_tensor_dtype(self, lo, hi);
   check_not_bool(op, "the promoted dtype of 'self', 'min' and 'max'", r.compute_dtype);
   r.outputs.push_back(TensorMeta{std::move(shape), r.compute_dtype, std::nullopt});
   return r;
@@ -228,12 +231,10 @@ MetaResult clamp_tensor_meta(const OpDef& op, std::span<IValue> args) {
 
 // min(max(self, min), max) in the promoted dtype: a min above max gives max, as PyTorch.
 std::vector<Tensor> clamp_tensor_decompose(OpContext& ctx, std::span<const IValue> args) {
-  static const OpId kClampTensor = op_id("clamp.Tensor");
   static const OpId kMaximum = op_id("maximum");
   static const OpId kMinimum = op_id("minimum");
-  std::vector<IValue> meta_args(args.begin(), args.end());
-  const OpDef& op = Catalog::get().at(kClampTensor);
-  const ScalarType dtype = clamp_tensor_meta(op, meta_args).compute_dtype;
+  const ScalarType dtype =
+      clamp_tensor_dtype(args[0].tensor(), optional_tensor(args[1]), optional_tensor(args[2]));
   Tensor result = convert_to(ctx, args[0].tensor(), dtype);
   if (const Tensor* lo = optional_tensor(args[1]))
     result = ctx.call1(kMaximum, {result, convert_to(ctx, *lo, dtype)});

@@ -1,9 +1,11 @@
-// Internal: small helpers shared by the decompositions of reductions.cpp, nn.cpp and
-// linalg.cpp (dtype conversion through copy_, the dtype half-precision composites compute
-// in, scalar operands). Header-only; every helper calls operators through OpContext only.
+// Internal: small helpers shared by the decompositions of the op groups (dtype conversion
+// through copy_, flattening to 1-D, the dtype half-precision composites compute in, scalar
+// operands). Header-only; every helper calls operators through OpContext only.
 #pragma once
 
 #include "backplane/core/catalog.hpp"
+
+#include <optional>
 
 namespace bp::ops {
 
@@ -21,6 +23,16 @@ inline Tensor convert_to(OpContext& ctx, const Tensor& t, ScalarType dtype) {
   Tensor out = ctx.empty(as_ref(t.sizes()), dtype);
   ctx.call(kCopy, {out, t, false});
   return out;
+}
+
+// `t` as a 1-D tensor: a view when its strides allow one, else a contiguous copy (copy_).
+inline Tensor flattened(OpContext& ctx, const Tensor& t) {
+  static const OpId kCopy = op_id("copy_");
+  const int64_t n = t.numel();
+  if (std::optional<Tensor> flat = t.try_view({&n, 1})) return *flat;
+  Tensor tmp = ctx.empty(as_ref(t.sizes()), t.dtype());
+  ctx.call(kCopy, {tmp, t, false});
+  return tmp.view({&n, 1});
 }
 
 // The tensor of a `Tensor?` argument, or nullptr for None or an undefined tensor (the meta

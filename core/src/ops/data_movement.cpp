@@ -369,18 +369,9 @@ MetaResult embedding_meta(const OpDef& op, std::span<IValue> args) {
 // embedding = index_select(weight, 0, indices.flatten()) viewed as indices.shape + [dim].
 std::vector<Tensor> embedding_decompose(OpContext& ctx, std::span<const IValue> args) {
   static const OpId kIndexSelect = op_id("index_select");
-  static const OpId kCopy = op_id("copy_");
   const Tensor& weight = args[0].tensor();
   const Tensor& indices = args[1].tensor();
-  const int64_t n = indices.numel();
-  std::optional<Tensor> flat = indices.try_view({&n, 1});
-  if (!flat) {
-    // Strides that cannot be flattened without a copy: make a contiguous copy first.
-    Tensor tmp = ctx.empty(as_ref(indices.sizes()), indices.dtype());
-    ctx.call(kCopy, {tmp, indices});
-    flat = tmp.view({n});
-  }
-  const Tensor rows = ctx.call1(kIndexSelect, {weight, int64_t{0}, *flat});
+  const Tensor rows = ctx.call1(kIndexSelect, {weight, int64_t{0}, flattened(ctx, indices)});
   Shape out = indices.sizes();
   out.push_back(weight.size(1));
   return {rows.view(as_ref(out))};

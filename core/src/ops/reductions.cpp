@@ -51,15 +51,25 @@ ScalarType optional_dtype_arg(const OpDef& op, std::span<const IValue> args, siz
   return t;
 }
 
+// The result dtype of sum and prod without a `dtype` argument: integers and bool give int64
+// (as PyTorch), floats keep their dtype (f16/bf16 kernels accumulate in f32).
+ScalarType sum_like_dtype(const Tensor& self) {
+  return is_integral(self.dtype(), /*include_bool=*/true) ? ScalarType::Int64 : self.dtype();
+}
+
+// The result dtype of all and any: bool, except that a uint8 input gives uint8 (PyTorch 1.13).
+ScalarType all_any_dtype(const Tensor& self) {
+  return self.dtype() == ScalarType::UInt8 ? ScalarType::UInt8 : ScalarType::Bool;
+}
+
 // sum and prod (`dtype` is argument 3). With a dtype, self is converted to it and the
-// result has it; without, integers and bool give int64 (as PyTorch) and floats keep their
-// dtype (f16/bf16 kernels accumulate in f32).
+// result has it; without, sum_like_dtype.
 MetaResult sum_like_meta(const OpDef& op, std::span<IValue> args, const Tensor& self,
                          IntArrayRef dims) {
   MetaResult r;
   ScalarType out = optional_dtype_arg(op, args, 3);
   if (out == ScalarType::Undefined) {
-    out = is_integral(self.dtype(), /*include_bool=*/true) ? ScalarType::Int64 : self.dtype();
+    out = sum_like_dtype(self);
     r.compute_dtype = self.dtype();
   } else {
     r.compute_dtype = out;
@@ -165,7 +175,7 @@ MetaResult argmax_meta(const OpDef& op, std::span<IValue> args) {
 MetaResult all_meta(const OpDef& op, std::span<IValue> args) {
   const Tensor& self = tensor_arg(op, args, 0);
   const Shape dims = single_dim(op, args, 1, self);
-  const ScalarType out = self.dtype() == ScalarType::UInt8 ? ScalarType::UInt8 : ScalarType::Bool;
+  const ScalarType out = all_any_dtype(self);
   MetaResult r;
   r.compute_dtype = self.dtype();
   r.outputs.push_back(reduction_output(self, dims, args[2].to_bool(), out));
@@ -178,9 +188,7 @@ MetaResult prod_all_meta(const OpDef& op, std::span<IValue> args) {
   const Tensor& self = tensor_arg(op, args, 0);
   MetaResult r;
   ScalarType out = optional_dtype_arg(op, args, 1);
-  if (out == ScalarType::Undefined) {
-    out = is_integral(self.dtype(), /*include_bool=*/true) ? ScalarType::Int64 : self.dtype();
-  }
+  if (out == ScalarType::Undefined) out = sum_like_dtype(self);
   r.compute_dtype = out;
   r.outputs.push_back(TensorMeta{Shape{}, out, std::nullopt});
   return r;
@@ -190,19 +198,8 @@ MetaResult all_any_meta(const OpDef& op, std::span<IValue> args) {
   const Tensor& self = tensor_arg(op, args, 0);
   MetaResult r;
   r.compute_dtype = self.dtype();
-  const ScalarType out = self.dtype() == ScalarType::UInt8 ? ScalarType::UInt8 : ScalarType::Bool;
-  r.outputs.push_back(TensorMeta{Shape{}, out, std::nullopt});
+  r.outputs.push_back(TensorMeta{Shape{}, all_any_dtype(self), std::nullopt});
   return r;
-}
-
-// `self` as a 1-D tensor: a view when its strides allow one, else a contiguous copy.
-Tensor flattened(OpContext& ctx, const Tensor& self) {
-  static const OpId kCopy = op_id("copy_");
-  const int64_t n = self.numel();
-  if (std::optional<Tensor> flat = self.try_view({&n, 1})) return *flat;
-  Tensor tmp = ctx.empty(as_ref(self.sizes()), self.dtype());
-  ctx.call(kCopy, {tmp, self, false});
-  return tmp.view({&n, 1});
 }
 
 // The .dim form over the flattened input, viewed as 0-d.
