@@ -1,0 +1,252 @@
+// The generic PrivateUse1 kernel (generic_kernel.hpp).
+#include "generic_kernel.hpp"
+
+#include "cpu_fallback.hpp"
+#include "device_map.hpp"
+#include "tensor_convert.hpp"
+#include "torch_errors.hpp"
+
+#include <backplane/backplane.hpp>
+#include <backplane/dispatch/dispatcher.hpp>
+
+#include <ATen/core/dispatch/Dispatcher.h>
+#include <ATen/core/stack.h>
+#include <c10/core/TensorImpl.h>
+#include <torch/library.h>
+
+#include <fmt/format.h>
+
+#include <memory>
+#include <mutex>
+#include <optional>
+
+namespace bp::torch_bridge {
+namespace {
+
+// Thrown while translating arguments when Backplane cannot take the call as given; the
+// call then runs on the CPU fallback with this reason.
+struct NotTranslatable {
+  std::string reason;
+};
+
+bool on_backplane(const at::Tensor& t) { return t.device().type() == c10::DeviceType::PrivateUse1; }
+
+bool same_value(const c10::IValue& a, const c10::IValue& b) {
+  if (a.isNone() || b.isNone()) return a.isNone() && b.isNone();
+  if (a.isBool() && b.isBool()) return a.toBool() == b.toBool();
+  if (a.isInt() && b.isInt()) return a.toInt() == b.toInt();
+  if (a.isDouble() && b.isDouble()) return a.toDouble() == b.toDouble();
+  if (a.isString() && b.isString()) return a.toStringRef() == b.toStringRef();
+  if (a.isIntList() && b.isIntList()) return a.toIntVector() == b.toIntVector();
+  return false;
+}
+
+class GenericKernel final : public c10::OperatorKernel {
+ public:
+  explicit GenericKernel(OpMapping mapping)
+      : mapping_(std::move(mapping)), op_(Catalog::get().at(mapping_.op)) {}
+
+  void operator()(const c10::OperatorHandle& handle, c10::DispatchKeySet /*keys*/,
+                  torch::jit::Stack* stack) {
+    const auto arguments = torch::jit::last(*stack, mapping_.aten_argument_count);
+    std::optional<std::string> reason;
+    const c10::DeviceIndex index = check_arguments(handle, arguments, reason);
+    if (reason) return run_on_cpu(handle, stack, *reason);
+    const Device device = backplane_device(index);
+    try {
+      std::vector<IValue> args = translate(handle, arguments, device);
+      std::vector<at::Tensor> results = call(arguments, std::move(args), index);
+      torch::jit::drop(*stack, mapping_.aten_argument_count);
+      for (at::Tensor& result : results) torch::jit::push(*stack, std::move(result));
+    } catch (const NotTranslatable& not_translatable) {
+      run_on_cpu(handle, stack, not_translatable.reason);
+    } catch (const Error& error) {
+      // A device whose backend has no kernel for the op (and Backplane's own fallback off):
+      // PyTorch's CPU kernel runs it. Any other Backplane error is the user's to see.
+      if (error.code() != ErrorCode::NotImplemented) throw_torch_error(error);
+      run_on_cpu(handle, stack, fmt::format("on {}: {}", device.str(), error.what()));
+    }
+  }
+
+ private:
+  std::string argument_text(const c10::OperatorHandle& handle, size_t i) const {
+    return fmt::format("argument '{}' of aten::{}", handle.schema().arguments()[i].name(),
+                       mapping_.aten_name);
+  }
+
+  // The privateuseone index the call runs on: the one every PrivateUse1 tensor shares. Sets
+  // `reason` when the call must go to the CPU fallback.
+  c10::DeviceIndex check_arguments(const c10::OperatorHandle& handle,
+                                   c10::ArrayRef<c10::IValue> arguments,
+                                   std::optional<std::string>& reason) const {
+    std::optional<c10::DeviceIndex> index;
+    auto check_tensor = [&](const at::Tensor& t, size_t i) {
+      if (!t.defined()) return;
+      if (on_backplane(t)) {
+        TORCH_CHECK(!index || *index == t.device().index(),
+                    "Expected all tensors to be on the same device, but found at least two "
+                    "devices, privateuseone:",
+                    int{*index}, " and ", t.device().str(), "! (when checking ",
+                    argument_text(handle, i), ")");
+        index = t.device().index();
+      } else {
+        TORCH_CHECK(t.is_cpu() && t.dim() == 0,
+                    "Expected all tensors to be on the same device, but ",
+                    argument_text(handle, i), " is on ", t.device().str(),
+                    " (only 0-dim CPU tensors may join a privateuseone call)");
+      }
+      if (!has_backplane_dtype(t) && !reason)
+        reason = fmt::format("{} has dtype {}, which Backplane does not support",
+                             argument_text(handle, i), c10::toString(t.scalar_type()));
+      if (mapping_.required_dim >= 0 && t.dim() != mapping_.required_dim && !reason)
+        reason = fmt::format("{} has {} dims; aten::{} takes {}", argument_text(handle, i),
+                             t.dim(), mapping_.aten_name, mapping_.required_dim);
+    };
+    for (size_t i = 0; i < arguments.size(); ++i) {
+      if (arguments[i].isTensor()) {
+        check_tensor(arguments[i].toTensor(), i);
+      } else if (arguments[i].isTensorList()) {
+        for (const at::Tensor& t : arguments[i].toTensorList()) check_tensor(t, i);
+      }
+    }
+    for (const RequiredValue& required : mapping_.required)
+      if (!same_value(arguments[required.aten_index], required.value) && !reason)
+        reason = fmt::format("{} is {}; Backplane's {} has no such argument",
+                             argument_text(handle, static_cast<size_t>(required.aten_index)),
+                             c10::IValue(arguments[required.aten_index]).tagKind(), op_.name);
+    if (index) return *index;
+    for (const c10::IValue& value : arguments)  // a factory: its device argument
+      if (value.isDevice() && value.toDevice().type() == c10::DeviceType::PrivateUse1 &&
+          value.toDevice().has_index())
+        return value.toDevice().index();
+    return current_index();
+  }
+
+  IValue translate_tensor(const at::Tensor& t, const Device& device, const std::string& what) const {
+    if (!t.defined()) return IValue();
+    if (on_backplane(t)) return backplane_view(t, what);
+    // A 0-dim CPU tensor (a Python number PyTorch wrapped, or a real 0-dim tensor): a 0-dim
+    // device tensor with the same value and the same role in type promotion.
+    const ScalarType dtype = *backplane_dtype(t.scalar_type());
+    return scalar_tensor(backplane_scalar(t.item(), what), dtype, device,
+                         t.unsafeGetTensorImpl()->is_wrapped_number());
+  }
+
+  std::vector<IValue> translate(const c10::OperatorHandle& handle,
+                                c10::ArrayRef<c10::IValue> arguments, const Device& device) const {
+    std::vector<IValue> args(mapping_.sources.size());
+    for (size_t j = 0; j < mapping_.sources.size(); ++j) {
+      const int source = mapping_.sources[j];
+      const Argument& wanted = op_.schema.arguments[j];
+      if (source < 0) {
+        args[j] = wanted.default_value.value_or(IValue());
+        continue;
+      }
+      const c10::IValue& value = arguments[source];
+      const std::string what = argument_text(handle, static_cast<size_t>(source));
+      if (value.isNone()) continue;  // None
+      args[j] = translate_value(value, wanted.type, device, what);
+    }
+    return args;
+  }
+
+  IValue translate_value(const c10::IValue& value, const ArgType& type, const Device& device,
+                         const std::string& what) const {
+    switch (type.kind) {
+      case TypeKind::Tensor:
+        if (type.is_list) {
+          TensorList list;
+          for (const at::Tensor& t : value.toTensorList()) list.push_back(translate_tensor(t, device, what).tensor());
+          return list;
+        }
+        return translate_tensor(value.toTensor(), device, what);
+      case TypeKind::Scalar: return backplane_scalar(value.toScalar(), what);
+      case TypeKind::Int:
+        if (type.is_list) {
+          const std::vector<int64_t> ints = value.toIntVector();
+          return Shape(ints.begin(), ints.end());
+        }
+        return value.isSymInt() ? value.toSymInt().expect_int() : value.toInt();
+      case TypeKind::Float: return value.toDouble();
+      case TypeKind::Bool: return value.toBool();
+      case TypeKind::ScalarType: {
+        const std::optional<ScalarType> dtype = backplane_dtype(value.toScalarType());
+        if (!dtype)
+          throw NotTranslatable{fmt::format("{} is {}, which Backplane does not support", what,
+                                            c10::toString(value.toScalarType()))};
+        return *dtype;
+      }
+      case TypeKind::String: return value.toStringRef();
+      case TypeKind::Device: {
+        const c10::Device d = value.toDevice();
+        if (d.type() != c10::DeviceType::PrivateUse1)
+          throw NotTranslatable{fmt::format("{} is {}", what, d.str())};
+        return d.has_index() ? backplane_device(d.index()) : device;
+      }
+    }
+    throw NotTranslatable{fmt::format("{} has a type the bridge cannot translate", what)};
+  }
+
+  std::vector<at::Tensor> call(c10::ArrayRef<c10::IValue> arguments, std::vector<IValue> args,
+                               c10::DeviceIndex index) const {
+    std::vector<at::Tensor> results;
+    switch (mapping_.form) {
+      case CallForm::Functional:
+        for (const Tensor& out : bp::call(op_.id, std::move(args)))
+          results.push_back(torch_tensor(out, index));
+        break;
+      case CallForm::Mutating:
+        bp::call(op_.id, std::move(args));
+        results.push_back(arguments[mapping_.written[0]].toTensor());
+        break;
+      case CallForm::InPlace: {
+        const at::Tensor& self = arguments[mapping_.written[0]].toTensor();
+        Tensor target = args[0].tensor();
+        Tensor* outs[] = {&target};
+        bp::call_out(op_.id, std::move(args), outs, /*in_place=*/true);
+        results.push_back(self);
+        break;
+      }
+      case CallForm::Out: {
+        std::vector<Tensor> targets;
+        for (int i : mapping_.written) {
+          const at::Tensor& out = arguments[i].toTensor();
+          // An empty out is Backplane's to allocate, as PyTorch resizes it.
+          targets.push_back(out.numel() == 0 ? Tensor() : backplane_view(out, "out"));
+        }
+        std::vector<Tensor*> outs;
+        for (Tensor& target : targets) outs.push_back(&target);
+        bp::call_out(op_.id, std::move(args), outs);
+        for (size_t k = 0; k < mapping_.written.size(); ++k) {
+          const at::Tensor& out = arguments[mapping_.written[k]].toTensor();
+          if (out.numel() == 0) adopt(out, targets[k], index);
+          results.push_back(out);
+        }
+        break;
+      }
+    }
+    return results;
+  }
+
+  OpMapping mapping_;
+  const OpDef& op_;
+};
+
+}  // namespace
+
+const std::vector<OpMapping>& register_mapped_operators() {
+  static std::once_flag once;
+  static std::vector<OpMapping> mappings;
+  static std::optional<torch::Library> library;
+  std::call_once(once, [] {
+    mappings = derive_mappings();
+    library.emplace(torch::Library::IMPL, "aten", c10::DispatchKey::PrivateUse1, __FILE__,
+                    __LINE__);
+    for (const OpMapping& mapping : mappings)
+      library->impl(mapping.aten_name.c_str(), torch::CppFunction::makeFromBoxedFunctor(
+                                                   std::make_unique<GenericKernel>(mapping)));
+  });
+  return mappings;
+}
+
+}  // namespace bp::torch_bridge
