@@ -40,15 +40,42 @@ uint64_t tensor_bytes(const IValue& v) {
   return n;
 }
 
+// The elements a (possibly strided) view covers, as a 1-D contiguous tensor over the same
+// storage: from its lowest to its highest element.
+Tensor covering_span(const Tensor& t) {
+  int64_t low = t.storage_offset(), high = t.storage_offset();
+  for (int64_t d = 0; d < t.dim(); ++d) {
+    const int64_t reach = (t.size(d) - 1) * t.stride(d);
+    (reach < 0 ? low : high) += reach;
+  }
+  return Tensor(t.storage(), {high - low + 1}, {1}, low, t.dtype());
+}
+
+// `t`'s view over `span_copy`, a copy of covering_span(t) on another device.
+Tensor view_in(const Tensor& span_copy, const Tensor& t, const Tensor& span) {
+  return Tensor(span_copy.storage(), t.sizes(), t.strides(),
+                span_copy.storage_offset() + (t.storage_offset() - span.storage_offset()),
+                t.dtype());
+}
+
+// A device tensor on the CPU. A strided one moves the bytes its view covers (the device API
+// alone, no kernel: the device may be the one falling back, without copy_ for this dtype)
+// and is made contiguous by the CPU's copy_.
+Tensor to_cpu(const Tensor& t, Device cpu) {
+  if (t.is_contiguous() || t.numel() == 0) return bp::to(t, cpu);
+  const Tensor span = covering_span(t);
+  return bp::contiguous(view_in(bp::to(span, cpu), t, span));
+}
+
 IValue on_device(const IValue& v, Device device) {
   if (v.is_tensor() && v.tensor().defined() && v.tensor().device() != device) {
-    Tensor moved = bp::to(v.tensor(), device);
+    Tensor moved = to_cpu(v.tensor(), device);
     moved.set_wrapped_number(v.tensor().is_wrapped_number());
     return moved;
   }
   if (v.is_tensor_list()) {
     TensorList list = v.tensor_list();
-    for (Tensor& t : list) t = bp::to(t, device);
+    for (Tensor& t : list) t = to_cpu(t, device);
     return list;
   }
   if (v.is_device()) return device;
@@ -76,6 +103,27 @@ std::string fallback_hint() {
   return "set fallback.policy = \"cpu\" in backplane.toml or BACKPLANE_FALLBACK=cpu to run it "
          "on the CPU";
 }
+
+namespace {
+
+// Writes the CPU copy of a mutated argument back into the device tensor through the device
+// API alone, so that a device without a copy_ kernel for the dtype (whose copy_ itself falls
+// back here) still gets its result. A strided target is a read-modify-write of the bytes its
+// view covers: they come to the CPU, the CPU's copy_ writes the view there, and they go back.
+void write_back(Tensor target, const Tensor& written) {
+  if (target.numel() == 0) return;
+  if (target.is_contiguous() && written.dtype() == target.dtype()) {
+    transfer(target, bp::contiguous(written), target.nbytes());
+    return;
+  }
+  const Tensor span = covering_span(target);
+  const Tensor host_span = bp::to(span, written.device());
+  Tensor host_view = view_in(host_span, target, span);
+  bp::copy_(host_view, written);
+  transfer(span, host_span, span.nbytes());
+}
+
+}  // namespace
 
 std::vector<Tensor> run_on_cpu(const OpDef& op, const std::vector<IValue>& args,
                                std::span<Tensor* const> user_outs, bool in_place, Device device) {
@@ -114,7 +162,7 @@ std::vector<Tensor> run_on_cpu(const OpDef& op, const std::vector<IValue>& args,
     // The op wrote its CPU copy of the argument: write that back into the device tensor.
     Tensor target = args[static_cast<size_t>(op.mutated_arg)].tensor();
     const Tensor& written = cpu_args[static_cast<size_t>(op.mutated_arg)].tensor();
-    bp::copy_(target, written);
+    write_back(target, written);
     from_cpu += written.nbytes();
     results.push_back(target);
   } else {

@@ -32,4 +32,8 @@ std::string fallback_hint();
 std::vector<Tensor> run_on_cpu(const OpDef& op, const std::vector<IValue>& args,
                                std::span<Tensor* const> user_outs, bool in_place, Device device);
 
+// Copies `bytes` between two contiguous buffers on (possibly) different devices through the
+// device API alone (no kernel): what bp::to moves tensors with (defined in tensor_api.cpp).
+void transfer(const Tensor& dst, const Tensor& src, size_t bytes);
+
 }  // namespace bp::detail

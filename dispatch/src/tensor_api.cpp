@@ -72,9 +72,8 @@ Tensor scalar_tensor(Scalar value, ScalarType dtype, std::optional<Device> devic
   return t;
 }
 
-namespace {
+namespace detail {
 
-// Copies `bytes` between two contiguous buffers on (possibly) different devices.
 void transfer(const Tensor& dst, const Tensor& src, size_t bytes) {
   if (bytes == 0) return;
   detail::PluginCallScope in_flight;  // Note [Waiting for calls in flight]
@@ -115,9 +114,6 @@ void transfer(const Tensor& dst, const Tensor& src, size_t bytes) {
   }
 }
 
-}  // namespace
-
-namespace detail {
 void check_value_count(size_t count, IntArrayRef shape, std::string_view op) {
   const int64_t n = checked_numel(shape, op);
   BP_CHECK(static_cast<uint64_t>(n) == count, ErrorCode::Shape,
@@ -187,7 +183,7 @@ Tensor to(const Tensor& t, Device device) {
   if (t.device() == device) return t;
   Tensor src = contiguous(t);
   Tensor out = empty(as_ref(t.sizes()), t.dtype(), device);
-  transfer(out, src, src.nbytes());
+  detail::transfer(out, src, src.nbytes());
   return out;
 }
 

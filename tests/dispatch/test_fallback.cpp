@@ -97,6 +97,24 @@ TEST_CASE("fallback cpu policy: out-variants and in-place ops write the device t
   CHECK(bp::to_vector<float>(x) == std::vector<float>{2, 4, 6});
 }
 
+TEST_CASE("fallback cpu policy: copy_ falls back on a device without a copy_ kernel") {
+  // test_dev's copy_ takes f32/f64 only: an i32 copy_ falls back, and its result must reach
+  // the device without a copy_ kernel (it once recursed until the stack overflowed).
+  FallbackFixture f;
+  bp::set_fallback_policy(bp::FallbackPolicy::Cpu);
+  bp::Tensor target = bp::from_vector<int32_t>({1, 2, 3, 4}, {4}, f.device);
+  const std::string err = bp::test::capture_stderr(
+      [&] { bp::copy_(target, bp::from_vector<int32_t>({5, 6, 7, 8}, {4})); });
+  CHECK(bp::to_vector<int32_t>(target) == std::vector<int32_t>{5, 6, 7, 8});
+  // Strided, both ways: the view's bytes move through the device API, not its copy_.
+  bp::Tensor strided = target.slice(0, 1, std::nullopt, 2);
+  bp::copy_(strided, bp::from_vector<int32_t>({0, 9}, {2}));
+  CHECK(bp::to_vector<int32_t>(target) == std::vector<int32_t>{5, 0, 7, 9});
+  bp::Tensor gathered = bp::from_vector<int32_t>({0, 0}, {2});
+  bp::copy_(gathered, strided);
+  CHECK(bp::to_vector<int32_t>(gathered) == std::vector<int32_t>{0, 9});
+}
+
 TEST_CASE("a backend can force ops to the CPU although it has a kernel") {
   FallbackFixture f;
   bp::force_fallback("test_dev", "add.Tensor");

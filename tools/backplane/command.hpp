@@ -31,4 +31,7 @@ void add_run_command(CLI::App& app, int& exit_code);
 // `backplane new-plugin`: a new out-of-tree plugin folder from the template, renamed.
 void add_new_plugin_command(CLI::App& app, int& exit_code);
 
+// `backplane python-path`: the folder of the backplane Python package (the PyTorch bridge).
+void add_python_path_command(CLI::App& app, int& exit_code);
+
 }  // namespace bp::cli

@@ -43,8 +43,7 @@ std::optional<FallbackMode> parse_fallback_mode(std::string_view text) {
 void set_fallback_mode(FallbackMode mode) { g_mode.store(mode); }
 FallbackMode fallback_mode() { return g_mode.load(); }
 
-void run_on_cpu(const c10::OperatorHandle& op, torch::jit::Stack* stack, std::string_view reason) {
-  const std::string name = operator_text(op);
+void note_fallback(const std::string& name, std::string_view reason) {
   TORCH_CHECK(fallback_mode() != FallbackMode::Error, "backplane.torch: ", name,
               " cannot run on the Backplane device (", reason,
               ") and the CPU fallback is off (fallback mode 'error', from "
@@ -60,6 +59,10 @@ void run_on_cpu(const c10::OperatorHandle& op, torch::jit::Stack* stack, std::st
                "); its inputs are copied to the host and back. backplane.torch."
                "fallback_counts() counts such calls; BACKPLANE_TORCH_FALLBACK=error makes "
                "them errors.");
+}
+
+void run_on_cpu(const c10::OperatorHandle& op, torch::jit::Stack* stack, std::string_view reason) {
+  note_fallback(operator_text(op), reason);
   at::native::cpu_fallback(op, stack);
 }
 

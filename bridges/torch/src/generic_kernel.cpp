@@ -139,7 +139,7 @@ class GenericKernel final : public c10::OperatorKernel {
       const int source = mapping_.sources[j];
       const Argument& wanted = op_.schema.arguments[j];
       if (source < 0) {
-        args[j] = wanted.default_value.value_or(IValue());
+        args[j] = unsourced_argument(arguments, wanted, device);
         continue;
       }
       const c10::IValue& value = arguments[source];
@@ -148,6 +148,21 @@ class GenericKernel final : public c10::OperatorKernel {
       args[j] = translate_value(value, wanted.type, device, what);
     }
     return args;
+  }
+
+  // A Backplane argument no aten argument feeds. An out= factory (arange.start_out) has no
+  // device or dtype argument: the call's device and the out tensor's dtype are what PyTorch
+  // uses; anything else takes Backplane's default.
+  IValue unsourced_argument(c10::ArrayRef<c10::IValue> arguments, const Argument& wanted,
+                            const Device& device) const {
+    if (wanted.type.kind == TypeKind::Device) return device;
+    if (mapping_.form == CallForm::Out && wanted.type.kind == TypeKind::ScalarType &&
+        wanted.name == "dtype") {
+      const std::optional<ScalarType> dtype =
+          backplane_dtype(arguments[mapping_.written[0]].toTensor().scalar_type());
+      if (dtype) return *dtype;
+    }
+    return wanted.default_value.value_or(IValue());
   }
 
   IValue translate_value(const c10::IValue& value, const ArgType& type, const Device& device,
@@ -219,7 +234,9 @@ class GenericKernel final : public c10::OperatorKernel {
         bp::call_out(op_.id, std::move(args), outs);
         for (size_t k = 0; k < mapping_.written.size(); ++k) {
           const at::Tensor& out = arguments[mapping_.written[k]].toTensor();
-          if (out.numel() == 0) adopt(out, targets[k], index);
+          // The out keeps its dtype, as a PyTorch out= tensor does.
+          if (out.numel() == 0)
+            adopt(out, bp::to(targets[k], *backplane_dtype(out.scalar_type())), index);
           results.push_back(out);
         }
         break;

@@ -1,0 +1,71 @@
+"""Forward passes of real torch.nn models through the bridge on every device, against the
+same model on torch CPU: an MLP, a causal TransformerEncoderLayer and torchvision's
+resnet18. The bounds are max abs errors of f32 outputs (docs/pytorch.md, "Accuracy"); the
+fallback counts of each run are printed at the end of the run."""
+import copy
+
+import pytest
+import torch
+
+import backplane.torch as bt
+from conftest import record
+
+MLP_BOUND = 1e-5
+TRANSFORMER_BOUND = 1e-4
+RESNET_BOUND = 1e-3
+
+
+def forward_on(model, inputs, device, **kwargs):
+    """(output on `device` copied back, torch CPU output, fallback counts of the device run)."""
+    expected = model(*inputs, **kwargs)
+    on_device = copy.deepcopy(model).to(device)
+    bt.reset_fallback_counts()
+    with torch.no_grad():
+        got = on_device(*(x.to(device) for x in inputs),
+                        **{k: v.to(device) for k, v in kwargs.items()})
+    counts = bt.fallback_counts()
+    assert got.device == device
+    return got.cpu(), expected, counts
+
+
+def max_error(got, expected):
+    assert got.shape == expected.shape and got.dtype == expected.dtype
+    return (got - expected).abs().max().item()
+
+
+def test_mlp(device):
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(64, 128), torch.nn.ReLU(),
+                                torch.nn.Linear(128, 128), torch.nn.GELU(),
+                                torch.nn.Linear(128, 10)).eval()
+    with torch.no_grad():
+        got, expected, counts = forward_on(model, [torch.randn(16, 64)], device)
+    error = max_error(got, expected)
+    record("mlp", device, max_abs_error=error, fallbacks=counts)
+    assert error <= MLP_BOUND
+    assert counts == {}, "every op of the MLP's forward has a Backplane kernel"
+
+
+def test_transformer_encoder_layer(device):
+    torch.manual_seed(0)
+    layer = torch.nn.TransformerEncoderLayer(d_model=64, nhead=4, dim_feedforward=128,
+                                             dropout=0.0, batch_first=True).eval()
+    mask = torch.nn.Transformer.generate_square_subsequent_mask(10)
+    with torch.no_grad():
+        got, expected, counts = forward_on(layer, [torch.randn(2, 10, 64)], device,
+                                           src_mask=mask)
+    error = max_error(got, expected)
+    record("transformer_encoder_layer", device, max_abs_error=error, fallbacks=counts)
+    assert error <= TRANSFORMER_BOUND
+
+
+def test_resnet18(device):
+    models = pytest.importorskip("torchvision.models",
+                                 reason="torchvision (python3-torchvision) is not installed")
+    torch.manual_seed(0)
+    model = models.resnet18(weights=None).eval()
+    with torch.no_grad():
+        got, expected, counts = forward_on(model, [torch.randn(2, 3, 32, 32)], device)
+    error = max_error(got, expected)
+    record("resnet18", device, max_abs_error=error, fallbacks=counts)
+    assert error <= RESNET_BOUND
