@@ -142,6 +142,34 @@ def plugin_loads(build, m, repeats):
     return {name: (ms, statuses[name]) for name, ms in per_plugin.items()}
 
 
+def torch_bridge(build, m, quick, env):
+    """bench/torch_bridge.py: the PyTorch bridge on cpu:0 against PyTorch's CPU, both timed
+    in one run (Debian's /usr/bin/python3, which has torch; the build's python folder on
+    PYTHONPATH). Each benchmark gives torch_bridge/bridge_<name> and torch_bridge/torch_<name>
+    in every time unit, and torch_bridge/<name>:ratio."""
+    python_dir = os.path.join(build, "python")
+    if not glob.glob(os.path.join(python_dir, "backplane", "torch", "_C*.so")):
+        log("the PyTorch bridge is not built (no PyTorch?): its rows are left empty")
+        return
+    with tempfile.TemporaryDirectory(prefix="bp-bench-") as tmp:
+        out = os.path.join(tmp, "torch_bridge.json")
+        command = ["/usr/bin/python3", os.path.join(ROOT, "bench", "torch_bridge.py"),
+                   "--json", out, *(["--quick"] if quick else [])]
+        log(" ".join(command[1:]))
+        result = subprocess.run(command, stdout=sys.stderr,
+                                env=dict(os.environ, PYTHONPATH=python_dir, **env))
+        if result.returncode != 0 or not os.path.exists(out):
+            log(f"bench/torch_bridge.py exited with {result.returncode}: its rows are left empty")
+            return
+        with open(out) as f:
+            report = json.load(f)
+    for name, b in report["benchmarks"].items():
+        for side in ("bridge", "torch"):
+            for unit, scale in TIME_UNITS.items():
+                m[f"torch_bridge/{side}_{name}:{unit}"] = b[f"{side}_ns"] / scale
+        m[f"torch_bridge/{name}:ratio"] = b["ratio"]
+
+
 def conformance_quick(build, m, threads):
     cli = os.path.join(build, "tools", "backplane")
     cpu = os.path.join(build, "plugins", "libbackplane_plugin_cpu.so")
@@ -281,6 +309,7 @@ def main():
     # PoCL keeps the programs it compiles here, so only the first run pays for building them.
     gbench(build, "opencl", m, reps + ["--benchmark_filter=add_16M"],
            {"POCL_CACHE_DIR": os.environ.get("POCL_CACHE_DIR", os.path.join(build, "pocl-cache"))})
+    torch_bridge(build, m, args.quick, env)
     loads = plugin_loads(build, m, 3 if args.quick else 7)
     conformance_quick(build, m, threads)
 

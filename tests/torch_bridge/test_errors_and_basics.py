@@ -39,6 +39,30 @@ def test_strided_views_share_memory(device):
     assert torch.equal((x.t() + 1).cpu(), expected.t() + 1)
 
 
+def test_copies_between_devices():
+    x = torch.arange(12, dtype=torch.float32).reshape(3, 4)
+    on_reference = x.to(torch_device("reference:0"))
+    for target in ("cpu:0", "opencl:0"):
+        moved = on_reference.t().to(torch_device(target))  # strided source, other device
+        assert moved.device == torch_device(target)
+        assert torch.equal(moved.cpu(), x.t())
+        on_reference.t().contiguous().copy_(moved)  # and back, in place
+    again = torch.empty(4, 3, dtype=torch.float64, device=torch_device("cpu:0"))
+    again.copy_(on_reference.t())  # converting the dtype across devices
+    assert torch.equal(again.cpu(), x.t().double())
+
+
+def test_factories_take_explicit_defaults(device):
+    bt.set_fallback("error")  # a factory argument PyTorch spells out must not fall back
+    try:
+        got = torch.arange(2, 11, 3, device=device, pin_memory=False, layout=torch.strided)
+        assert torch.equal(got.cpu(), torch.arange(2, 11, 3))
+        got = torch.arange(0.5, 2.0, 0.5, dtype=torch.float64, device=device)
+        assert torch.equal(got.cpu(), torch.arange(0.5, 2.0, 0.5, dtype=torch.float64))
+    finally:
+        bt.set_fallback("warn")
+
+
 def test_module_and_state_dict_move(device):
     torch.manual_seed(0)
     model = torch.nn.Linear(4, 2)
@@ -83,6 +107,8 @@ def test_mixing_devices_raises():
 def test_unsupported_dtype_is_named(device):
     with pytest.raises(RuntimeError, match="ComplexFloat"):
         torch.zeros(2, dtype=torch.complex64, device=device)
+    with pytest.raises(RuntimeError, match="ComplexFloat, which Backplane does not support"):
+        torch.tensor([1 + 2j]).to(device)
 
 
 def test_fallback_is_counted_and_warned_once(device, fresh_counts):

@@ -40,8 +40,12 @@ std::optional<FallbackMode> parse_fallback_mode(std::string_view text) {
   return std::nullopt;
 }
 
-void set_fallback_mode(FallbackMode mode) { g_mode.store(mode); }
-FallbackMode fallback_mode() { return g_mode.load(); }
+void set_fallback_mode(FallbackMode mode) {
+  g_mode.store(mode);
+}
+FallbackMode fallback_mode() {
+  return g_mode.load();
+}
 
 void note_fallback(const std::string& name, std::string_view reason) {
   TORCH_CHECK(fallback_mode() != FallbackMode::Error, "backplane.torch: ", name,

@@ -37,7 +37,9 @@ std::vector<Device> mapped_devices() {
   return out;
 }
 
-int mapped_device_count() { return g_count.load(std::memory_order_acquire); }
+int mapped_device_count() {
+  return g_count.load(std::memory_order_acquire);
+}
 
 void set_mapped_devices(const std::vector<Device>& devices) {
   BP_CHECK(devices.size() <= kMaxDevices, ErrorCode::InvalidArgument,
@@ -46,8 +48,8 @@ void set_mapped_devices(const std::vector<Device>& devices) {
   for (size_t i = 0; i < devices.size(); ++i)
     for (size_t j = 0; j < i; ++j)
       BP_CHECK(!(devices[i] == devices[j]), ErrorCode::InvalidArgument,
-               "backplane.torch: device {} is listed twice (entries {} and {})",
-               devices[i].str(), j, i);
+               "backplane.torch: device {} is listed twice (entries {} and {})", devices[i].str(),
+               j, i);
   std::lock_guard lock(g_write_mutex);
   // Shrink first, so that a reader never sees an index whose entry is being rewritten.
   g_count.store(0, std::memory_order_release);
@@ -72,8 +74,12 @@ c10::DeviceIndex torch_index(Device device) {
               " has no privateuseone index (", describe_mapping(), ")");
 }
 
-c10::DeviceIndex current_index() { return t_current; }
-void set_current_index(c10::DeviceIndex index) { t_current = index; }
+c10::DeviceIndex current_index() {
+  return t_current;
+}
+void set_current_index(c10::DeviceIndex index) {
+  t_current = index;
+}
 
 std::string describe_mapping() {
   const std::vector<Device> devices = mapped_devices();

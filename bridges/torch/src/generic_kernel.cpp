@@ -16,6 +16,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -29,7 +30,9 @@ struct NotTranslatable {
   std::string reason;
 };
 
-bool on_backplane(const at::Tensor& t) { return t.device().type() == c10::DeviceType::PrivateUse1; }
+bool on_backplane(const at::Tensor& t) {
+  return t.device().type() == c10::DeviceType::PrivateUse1;
+}
 
 bool same_value(const c10::IValue& a, const c10::IValue& b) {
   if (a.isNone() || b.isNone()) return a.isNone() && b.isNone();
@@ -69,9 +72,11 @@ class GenericKernel final : public c10::OperatorKernel {
   }
 
  private:
+  ValueName argument_name(const c10::OperatorHandle& handle, size_t i) const {
+    return ValueName(handle.schema().arguments()[i].name(), mapping_.aten_name);
+  }
   std::string argument_text(const c10::OperatorHandle& handle, size_t i) const {
-    return fmt::format("argument '{}' of aten::{}", handle.schema().arguments()[i].name(),
-                       mapping_.aten_name);
+    return argument_name(handle, i).str();
   }
 
   // The privateuseone index the call runs on: the one every PrivateUse1 tensor shares. Sets
@@ -91,16 +96,16 @@ class GenericKernel final : public c10::OperatorKernel {
         index = t.device().index();
       } else {
         TORCH_CHECK(t.is_cpu() && t.dim() == 0,
-                    "Expected all tensors to be on the same device, but ",
-                    argument_text(handle, i), " is on ", t.device().str(),
+                    "Expected all tensors to be on the same device, but ", argument_text(handle, i),
+                    " is on ", t.device().str(),
                     " (only 0-dim CPU tensors may join a privateuseone call)");
       }
       if (!has_backplane_dtype(t) && !reason)
         reason = fmt::format("{} has dtype {}, which Backplane does not support",
                              argument_text(handle, i), c10::toString(t.scalar_type()));
       if (mapping_.required_dim >= 0 && t.dim() != mapping_.required_dim && !reason)
-        reason = fmt::format("{} has {} dims; aten::{} takes {}", argument_text(handle, i),
-                             t.dim(), mapping_.aten_name, mapping_.required_dim);
+        reason = fmt::format("{} has {} dims; aten::{} takes {}", argument_text(handle, i), t.dim(),
+                             mapping_.aten_name, mapping_.required_dim);
     };
     for (size_t i = 0; i < arguments.size(); ++i) {
       if (arguments[i].isTensor()) {
@@ -110,7 +115,10 @@ class GenericKernel final : public c10::OperatorKernel {
       }
     }
     for (const RequiredValue& required : mapping_.required)
-      if (!same_value(arguments[required.aten_index], required.value) && !reason)
+      if (!reason && std::none_of(required.accepted.begin(), required.accepted.end(),
+                                  [&](const c10::IValue& accepted) {
+                                    return same_value(arguments[required.aten_index], accepted);
+                                  }))
         reason = fmt::format("{} is {}; Backplane's {} has no such argument",
                              argument_text(handle, static_cast<size_t>(required.aten_index)),
                              c10::IValue(arguments[required.aten_index]).tagKind(), op_.name);
@@ -122,7 +130,7 @@ class GenericKernel final : public c10::OperatorKernel {
     return current_index();
   }
 
-  IValue translate_tensor(const at::Tensor& t, const Device& device, const std::string& what) const {
+  IValue translate_tensor(const at::Tensor& t, const Device& device, const ValueName& what) const {
     if (!t.defined()) return IValue();
     if (on_backplane(t)) return backplane_view(t, what);
     // A 0-dim CPU tensor (a Python number PyTorch wrapped, or a real 0-dim tensor): a 0-dim
@@ -143,7 +151,7 @@ class GenericKernel final : public c10::OperatorKernel {
         continue;
       }
       const c10::IValue& value = arguments[source];
-      const std::string what = argument_text(handle, static_cast<size_t>(source));
+      const ValueName what = argument_name(handle, static_cast<size_t>(source));
       if (value.isNone()) continue;  // None
       args[j] = translate_value(value, wanted.type, device, what);
     }
@@ -166,40 +174,45 @@ class GenericKernel final : public c10::OperatorKernel {
   }
 
   IValue translate_value(const c10::IValue& value, const ArgType& type, const Device& device,
-                         const std::string& what) const {
+                         const ValueName& what) const {
     switch (type.kind) {
       case TypeKind::Tensor:
         if (type.is_list) {
           TensorList list;
-          for (const at::Tensor& t : value.toTensorList()) list.push_back(translate_tensor(t, device, what).tensor());
+          for (const at::Tensor& t : value.toTensorList())
+            list.push_back(translate_tensor(t, device, what).tensor());
           return list;
         }
         return translate_tensor(value.toTensor(), device, what);
-      case TypeKind::Scalar: return backplane_scalar(value.toScalar(), what);
+      case TypeKind::Scalar:
+        return backplane_scalar(value.toScalar(), what);
       case TypeKind::Int:
         if (type.is_list) {
           const std::vector<int64_t> ints = value.toIntVector();
           return Shape(ints.begin(), ints.end());
         }
         return value.isSymInt() ? value.toSymInt().expect_int() : value.toInt();
-      case TypeKind::Float: return value.toDouble();
-      case TypeKind::Bool: return value.toBool();
+      case TypeKind::Float:
+        return value.toDouble();
+      case TypeKind::Bool:
+        return value.toBool();
       case TypeKind::ScalarType: {
         const std::optional<ScalarType> dtype = backplane_dtype(value.toScalarType());
         if (!dtype)
-          throw NotTranslatable{fmt::format("{} is {}, which Backplane does not support", what,
-                                            c10::toString(value.toScalarType()))};
+          throw NotTranslatable{fmt::format("{} is {}, which Backplane does not support",
+                                            what.str(), c10::toString(value.toScalarType()))};
         return *dtype;
       }
-      case TypeKind::String: return value.toStringRef();
+      case TypeKind::String:
+        return value.toStringRef();
       case TypeKind::Device: {
         const c10::Device d = value.toDevice();
         if (d.type() != c10::DeviceType::PrivateUse1)
-          throw NotTranslatable{fmt::format("{} is {}", what, d.str())};
+          throw NotTranslatable{fmt::format("{} is {}", what.str(), d.str())};
         return d.has_index() ? backplane_device(d.index()) : device;
       }
     }
-    throw NotTranslatable{fmt::format("{} has a type the bridge cannot translate", what)};
+    throw NotTranslatable{fmt::format("{} has a type the bridge cannot translate", what.str())};
   }
 
   std::vector<at::Tensor> call(c10::ArrayRef<c10::IValue> arguments, std::vector<IValue> args,

@@ -55,9 +55,15 @@ bool is_write(const c10::Argument& argument) {
   return argument.alias_info() != nullptr && argument.alias_info()->isWrite();
 }
 
-c10::IValue default_of(const c10::Argument& argument) {
-  if (argument.default_value()) return *argument.default_value();
-  return c10::IValue();  // an optional without a default: None
+// The values of an aten argument Backplane lacks under which the Backplane op computes the
+// same: its default (None for an optional without one), and for the factory arguments the
+// explicit forms of "no pinning" and "strided".
+std::vector<c10::IValue> neutral_values(const c10::Argument& argument) {
+  std::vector<c10::IValue> values{argument.default_value() ? *argument.default_value()
+                                                           : c10::IValue()};
+  if (argument.name() == "pin_memory") values.emplace_back(false);
+  if (argument.name() == "layout") values.emplace_back(static_cast<int64_t>(at::kStrided));
+  return values;
 }
 
 // Matches the Backplane op's arguments to the aten arguments that are not outs; fills
@@ -88,9 +94,10 @@ bool match_arguments(const OpDef& op, const c10::FunctionSchema& schema,
   for (size_t i = 0; i < aten.size(); ++i) {
     if (is_out[i] || used[i]) continue;
     if (alias != nullptr && aten[i].name() == alias->argument) {
-      mapping.required.push_back({static_cast<int>(i), aten[i].name(), c10::IValue(alias->value)});
+      mapping.required.push_back(
+          {static_cast<int>(i), aten[i].name(), {c10::IValue(alias->value)}});
     } else if (aten[i].default_value() || aten[i].type()->kind() == c10::TypeKind::OptionalType) {
-      mapping.required.push_back({static_cast<int>(i), aten[i].name(), default_of(aten[i])});
+      mapping.required.push_back({static_cast<int>(i), aten[i].name(), neutral_values(aten[i])});
     } else {
       return false;
     }
@@ -142,9 +149,9 @@ std::optional<OpMapping> map_operator(const c10::OperatorHandle& handle) {
     mapping.form = CallForm::Out;
   }
   // Functional and in-place forms look up their own overload; out= forms their base name.
-  const Alias* alias = find_alias(mapping.form == CallForm::Out
-                                      ? std::string(functional_base)
-                                      : std::string(functional_base) + suffix);
+  const Alias* alias =
+      find_alias(mapping.form == CallForm::Out ? std::string(functional_base)
+                                               : std::string(functional_base) + suffix);
   if (alias != nullptr) mapping.required_dim = alias->dim;
 
   // The candidate Backplane ops: by name for functional and in-place forms; for out= forms
@@ -176,10 +183,14 @@ std::optional<OpMapping> map_operator(const c10::OperatorHandle& handle) {
 
 std::string_view to_string(CallForm form) {
   switch (form) {
-    case CallForm::Functional: return "functional";
-    case CallForm::InPlace: return "in-place";
-    case CallForm::Out: return "out";
-    case CallForm::Mutating: return "mutating";
+    case CallForm::Functional:
+      return "functional";
+    case CallForm::InPlace:
+      return "in-place";
+    case CallForm::Out:
+      return "out";
+    case CallForm::Mutating:
+      return "mutating";
   }
   return "?";
 }

@@ -27,11 +27,12 @@ enum class CallForm {
 std::string_view to_string(CallForm form);
 
 // An aten argument with no Backplane counterpart: the mapping applies only when the call
-// passes `value`.
+// passes one of `accepted` (its default, and values that mean the same to a Backplane
+// device: pin_memory=False, layout=torch.strided).
 struct RequiredValue {
   int aten_index = -1;
   std::string name;
-  c10::IValue value;
+  std::vector<c10::IValue> accepted;
 };
 
 struct OpMapping {

@@ -37,7 +37,9 @@ BackplaneAllocator g_allocator;
 
 }  // namespace
 
-c10::Allocator* allocator() { return &g_allocator; }
+c10::Allocator* allocator() {
+  return &g_allocator;
+}
 
 c10::DataPtr wrap_storage(StoragePtr storage, c10::DeviceIndex index) {
   void* data = storage->data();

@@ -24,7 +24,9 @@ namespace {
 
 constexpr c10::DispatchKeySet kPrivateUse1Keys(c10::DispatchKey::PrivateUse1);
 
-bool on_backplane(const at::Tensor& t) { return t.device().type() == c10::DeviceType::PrivateUse1; }
+bool on_backplane(const at::Tensor& t) {
+  return t.device().type() == c10::DeviceType::PrivateUse1;
+}
 
 // Makes privateuseone:`index` current for one allocation and restores the previous index.
 class CurrentIndexScope {
@@ -53,8 +55,7 @@ void check_strided(const c10::optional<at::Layout>& layout, const char* op) {
 }
 
 at::Tensor empty_memory_format(c10::SymIntArrayRef size, c10::optional<at::ScalarType> dtype,
-                               c10::optional<at::Layout> layout,
-                               c10::optional<at::Device> device,
+                               c10::optional<at::Layout> layout, c10::optional<at::Device> device,
                                c10::optional<bool> /*pin_memory*/,
                                c10::optional<at::MemoryFormat> memory_format) {
   check_strided(layout, "empty.memory_format");
@@ -75,8 +76,8 @@ at::Tensor empty_strided(c10::SymIntArrayRef size, c10::SymIntArrayRef stride,
   CurrentIndexScope scope(index);
   return with_torch_errors([&] {
     return at::Tensor(at::detail::empty_strided_generic(
-        c10::asIntArrayRefSlow(size), c10::asIntArrayRefSlow(stride), allocator(),
-        kPrivateUse1Keys, c10::dtype_or_default(dtype)));
+        c10::asIntArrayRefSlow(size), c10::asIntArrayRefSlow(stride), allocator(), kPrivateUse1Keys,
+        c10::dtype_or_default(dtype)));
   });
 }
 
@@ -106,8 +107,8 @@ void grow_storage(const at::Tensor& self, size_t nbytes) {
   TORCH_CHECK(storage->resizable(), "backplane.torch: aten::resize_: the storage of a ",
               self.device().str(), " tensor is not resizable");
   with_torch_errors([&] {
-    Tensor block = bp::empty({static_cast<int64_t>(nbytes)}, ScalarType::UInt8,
-                             backplane_device(index));
+    Tensor block =
+        bp::empty({static_cast<int64_t>(nbytes)}, ScalarType::UInt8, backplane_device(index));
     const StoragePtr* old = backplane_storage(storage->data_ptr());
     const auto old_bytes = static_cast<int64_t>(storage->nbytes());
     if (old != nullptr && old_bytes > 0) {
@@ -141,16 +142,23 @@ void copy_between(const at::Tensor& dst, const at::Tensor& src) {
   if (dst.numel() == 0) return;
   with_torch_errors([&] {
     if (on_backplane(dst) && on_backplane(src)) {
-      bp::call("copy_", {backplane_view(dst, "the destination of copy_"),
-                         backplane_view(src, "the source of copy_")});
+      const Tensor target = backplane_view(dst, "the destination of copy_");
+      Tensor source = backplane_view(src, "the source of copy_");
+      // Another Backplane device: its bytes move through the two device APIs first.
+      if (source.device() != target.device()) source = bp::to(source, target.device());
+      bp::call("copy_", {target, source});
     } else if (on_backplane(dst)) {
       TORCH_CHECK(src.is_cpu(), "backplane.torch: copy_ from ", src.device().str(), " to ",
                   dst.device().str(), " is not supported; copy through the CPU");
+      TORCH_CHECK(has_backplane_dtype(dst), "backplane.torch: the destination of copy_ on ",
+                  dst.device().str(), " has dtype ", dst.scalar_type(),
+                  ", which Backplane does not support");
       // Element types Backplane lacks are converted on the host first.
       at::Tensor host = has_backplane_dtype(src) ? src : src.to(dst.scalar_type());
       host = host.contiguous();
-      const Tensor staged = bp::from_data(host.data_ptr(), *backplane_dtype(host.scalar_type()),
-                                          backplane_shape(host.sizes()), backplane_device(dst.device().index()));
+      const Tensor staged =
+          bp::from_data(host.data_ptr(), *backplane_dtype(host.scalar_type()),
+                        backplane_shape(host.sizes()), backplane_device(dst.device().index()));
       bp::call("copy_", {backplane_view(dst, "the destination of copy_"), staged});
     } else {
       TORCH_CHECK(dst.is_cpu(), "backplane.torch: copy_ from ", src.device().str(), " to ",
@@ -192,7 +200,9 @@ at::Tensor& fill_scalar(at::Tensor& self, const at::Scalar& value) {
   return self;
 }
 
-at::Tensor& zero(at::Tensor& self) { return fill_scalar(self, 0); }
+at::Tensor& zero(at::Tensor& self) {
+  return fill_scalar(self, 0);
+}
 
 at::Scalar local_scalar_dense(const at::Tensor& self) {
   return with_torch_errors(

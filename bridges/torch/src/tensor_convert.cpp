@@ -11,40 +11,71 @@
 
 namespace bp::torch_bridge {
 
+std::ostream& operator<<(std::ostream& out, const ValueName& name) {
+  if (name.op_.empty()) return out << name.text_;
+  return out << "argument '" << name.text_ << "' of aten::" << name.op_;
+}
+
+std::string ValueName::str() const {
+  return c10::str(*this);
+}
+
 std::optional<ScalarType> backplane_dtype(c10::ScalarType type) {
   switch (type) {
-    case c10::ScalarType::Bool: return ScalarType::Bool;
-    case c10::ScalarType::Char: return ScalarType::Int8;
-    case c10::ScalarType::Byte: return ScalarType::UInt8;
-    case c10::ScalarType::Short: return ScalarType::Int16;
-    case c10::ScalarType::Int: return ScalarType::Int32;
-    case c10::ScalarType::Long: return ScalarType::Int64;
-    case c10::ScalarType::Half: return ScalarType::Float16;
-    case c10::ScalarType::BFloat16: return ScalarType::BFloat16;
-    case c10::ScalarType::Float: return ScalarType::Float32;
-    case c10::ScalarType::Double: return ScalarType::Float64;
-    default: return std::nullopt;
+    case c10::ScalarType::Bool:
+      return ScalarType::Bool;
+    case c10::ScalarType::Char:
+      return ScalarType::Int8;
+    case c10::ScalarType::Byte:
+      return ScalarType::UInt8;
+    case c10::ScalarType::Short:
+      return ScalarType::Int16;
+    case c10::ScalarType::Int:
+      return ScalarType::Int32;
+    case c10::ScalarType::Long:
+      return ScalarType::Int64;
+    case c10::ScalarType::Half:
+      return ScalarType::Float16;
+    case c10::ScalarType::BFloat16:
+      return ScalarType::BFloat16;
+    case c10::ScalarType::Float:
+      return ScalarType::Float32;
+    case c10::ScalarType::Double:
+      return ScalarType::Float64;
+    default:
+      return std::nullopt;
   }
 }
 
 c10::ScalarType torch_dtype(ScalarType type) {
   switch (type) {
-    case ScalarType::Bool: return c10::ScalarType::Bool;
-    case ScalarType::Int8: return c10::ScalarType::Char;
-    case ScalarType::UInt8: return c10::ScalarType::Byte;
-    case ScalarType::Int16: return c10::ScalarType::Short;
-    case ScalarType::Int32: return c10::ScalarType::Int;
-    case ScalarType::Int64: return c10::ScalarType::Long;
-    case ScalarType::Float16: return c10::ScalarType::Half;
-    case ScalarType::BFloat16: return c10::ScalarType::BFloat16;
-    case ScalarType::Float32: return c10::ScalarType::Float;
-    case ScalarType::Float64: return c10::ScalarType::Double;
-    case ScalarType::Undefined: break;
+    case ScalarType::Bool:
+      return c10::ScalarType::Bool;
+    case ScalarType::Int8:
+      return c10::ScalarType::Char;
+    case ScalarType::UInt8:
+      return c10::ScalarType::Byte;
+    case ScalarType::Int16:
+      return c10::ScalarType::Short;
+    case ScalarType::Int32:
+      return c10::ScalarType::Int;
+    case ScalarType::Int64:
+      return c10::ScalarType::Long;
+    case ScalarType::Float16:
+      return c10::ScalarType::Half;
+    case ScalarType::BFloat16:
+      return c10::ScalarType::BFloat16;
+    case ScalarType::Float32:
+      return c10::ScalarType::Float;
+    case ScalarType::Float64:
+      return c10::ScalarType::Double;
+    case ScalarType::Undefined:
+      break;
   }
   TORCH_CHECK(false, "backplane.torch: undefined Backplane dtype");
 }
 
-Scalar backplane_scalar(const c10::Scalar& value, std::string_view what) {
+Scalar backplane_scalar(const c10::Scalar& value, const ValueName& what) {
   if (value.isBoolean()) return Scalar(value.toBool());
   if (value.isIntegral(/*includeBool=*/false)) return Scalar(value.toLong());
   if (value.isFloatingPoint()) return Scalar(value.toDouble());
@@ -62,7 +93,7 @@ bool has_backplane_dtype(const at::Tensor& tensor) {
   return backplane_dtype(tensor.scalar_type()).has_value();
 }
 
-Tensor backplane_view(const at::Tensor& tensor, std::string_view what) {
+Tensor backplane_view(const at::Tensor& tensor, const ValueName& what) {
   TORCH_CHECK(tensor.device().type() == c10::DeviceType::PrivateUse1, "backplane.torch: ", what,
               " is on ", tensor.device().str(), ", not on a privateuseone device");
   const std::optional<ScalarType> dtype = backplane_dtype(tensor.scalar_type());
@@ -86,8 +117,8 @@ Tensor backplane_view(const at::Tensor& tensor, std::string_view what) {
 
 at::Tensor torch_tensor(const Tensor& tensor, c10::DeviceIndex index) {
   const StoragePtr& block = tensor.storage();
-  c10::Storage storage(c10::Storage::use_byte_size_t(), block->nbytes(),
-                       wrap_storage(block, index), allocator(), /*resizable=*/true);
+  c10::Storage storage(c10::Storage::use_byte_size_t(), block->nbytes(), wrap_storage(block, index),
+                       allocator(), /*resizable=*/true);
   at::Tensor out = at::detail::make_tensor<c10::TensorImpl>(
       std::move(storage), c10::DispatchKeySet(c10::DispatchKey::PrivateUse1),
       caffe2::TypeMeta::fromScalarType(torch_dtype(tensor.dtype())));

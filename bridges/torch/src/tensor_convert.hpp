@@ -11,17 +11,34 @@
 #include <ATen/core/Tensor.h>
 
 #include <optional>
+#include <ostream>
 #include <span>
+#include <string>
 #include <string_view>
 
 namespace bp::torch_bridge {
+
+// Names a value in error messages: a fixed text ("the source of copy_") or an operator's
+// argument ("argument 'other' of aten::add.Tensor"). It holds views only and builds the
+// text only when a message is printed: kernels make one per argument on every call.
+class ValueName {
+ public:
+  ValueName(const char* text) : text_(text) {}
+  ValueName(std::string_view argument, std::string_view op) : text_(argument), op_(op) {}
+  friend std::ostream& operator<<(std::ostream& out, const ValueName& name);
+  std::string str() const;
+
+ private:
+  std::string_view text_;
+  std::string_view op_;  // empty for a fixed text
+};
 
 // nullopt for dtypes Backplane does not have (complex, quantized, ...).
 std::optional<ScalarType> backplane_dtype(c10::ScalarType type);
 c10::ScalarType torch_dtype(ScalarType type);
 
 // Complex scalars throw c10::Error naming `what`.
-Scalar backplane_scalar(const c10::Scalar& value, std::string_view what);
+Scalar backplane_scalar(const c10::Scalar& value, const ValueName& what);
 c10::Scalar torch_scalar(const Scalar& value);
 
 // A c10 size or stride list as Backplane's IntArrayRef (the same memory).
@@ -34,7 +51,7 @@ bool has_backplane_dtype(const at::Tensor& tensor);
 
 // The bp::Tensor viewing a PrivateUse1 tensor's memory. `what` names the tensor in errors
 // ("argument 'other' of aten::add.Tensor").
-Tensor backplane_view(const at::Tensor& tensor, std::string_view what);
+Tensor backplane_view(const at::Tensor& tensor, const ValueName& what);
 
 // A PrivateUse1 tensor sharing `tensor`'s storage, on privateuseone:`index`.
 at::Tensor torch_tensor(const Tensor& tensor, c10::DeviceIndex index);
