@@ -103,8 +103,9 @@ TEST_CASE("fallback cpu policy: copy_ falls back on a device without a copy_ ker
   FallbackFixture f;
   bp::set_fallback_policy(bp::FallbackPolicy::Cpu);
   bp::Tensor target = bp::from_vector<int32_t>({1, 2, 3, 4}, {4}, f.device);
-  const std::string err = bp::test::capture_stderr(
-      [&] { bp::copy_(target, bp::from_vector<int32_t>({5, 6, 7, 8}, {4})); });
+  const std::string err = bp::test::capture_stderr([&] {
+    bp::copy_(target, bp::from_vector<int32_t>({5, 6, 7, 8}, {4}));
+  });
   CHECK(bp::to_vector<int32_t>(target) == std::vector<int32_t>{5, 6, 7, 8});
   // Strided, both ways: the view's bytes move through the device API, not its copy_.
   bp::Tensor strided = target.slice(0, 1, std::nullopt, 2);

@@ -25,7 +25,8 @@ bool holds_package(const fs::path& dir) {
 fs::path find_python_dir() {
   std::vector<fs::path> candidates;
   std::error_code ec;
-  if (const fs::path self = fs::read_symlink("/proc/self/exe", ec); !ec && *BP_CLI_RELATIVE_PYTHON_DIR)
+  if (const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+      !ec && *BP_CLI_RELATIVE_PYTHON_DIR)
     candidates.push_back((self.parent_path() / BP_CLI_RELATIVE_PYTHON_DIR).lexically_normal());
   if (*BP_CLI_BUILD_PYTHON_DIR) candidates.emplace_back(BP_CLI_BUILD_PYTHON_DIR);
   for (const fs::path& dir : candidates)
