@@ -9,6 +9,7 @@
 #include "boxing.hpp"
 #include "calls_in_flight.hpp"
 #include "fallback_impl.hpp"
+#include "fast_path.hpp"
 #include "runtime_impl.hpp"
 #include "trace_impl.hpp"
 
@@ -361,6 +362,9 @@ std::vector<Tensor> dispatch(OpId id, std::vector<IValue>& args, std::span<Tenso
 std::vector<Tensor> call(OpId op, std::vector<IValue> args) {
   if (detail::trace_on()) [[unlikely]]
     return detail::traced_dispatch(op, args, {}, false);
+  // Small elementwise calls skip the meta rule and the call frame (fast_path.hpp).
+  std::vector<Tensor> results(1);
+  if (detail::run_elementwise_boxed(op, args, results[0], /*allocate=*/true)) return results;
   return detail::dispatch(op, args, {}, false, nullptr);
 }
 
@@ -375,6 +379,10 @@ void call_out(OpId op, std::vector<IValue> args, std::span<Tensor* const> outs, 
     detail::traced_dispatch(op, args, outs, in_place);
     return;
   }
+  // The fast path writes an out of exactly the result's shape and dtype (or self in place).
+  if (outs.size() == 1 && outs[0]->defined() &&
+      detail::run_elementwise_boxed(op, args, *outs[0], /*allocate=*/false))
+    return;
   detail::dispatch(op, args, outs, in_place, nullptr);
 }
 

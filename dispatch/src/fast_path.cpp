@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include <memory>
 #include <vector>
 
 namespace bp::detail {
@@ -24,7 +25,86 @@ bool unchanged(const IValue& arg, const Tensor& given) {
          same_view_of_storage(t, given) && t.is_wrapped_number() == given.is_wrapped_number();
 }
 
+// One ElementwiseCall per catalog op whose schema is (Tensor x N, Scalar x S) -> Tensor,
+// by OpId; null for the others.
+class BoxedElementwiseCalls {
+ public:
+  BoxedElementwiseCalls() {
+    for (const OpDef& op : Catalog::get().ops()) {
+      int tensors = 0, scalars = 0;
+      for (const Argument& arg : op.schema.arguments) {
+        if (arg.type.kind == TypeKind::Tensor && scalars == 0)
+          ++tensors;
+        else if (arg.type.kind == TypeKind::Scalar)
+          ++scalars;
+        else
+          tensors = -1;  // another kind: not elementwise
+      }
+      std::unique_ptr<ElementwiseCall> call;
+      if (tensors >= 1) {
+        call = std::make_unique<ElementwiseCall>(op.name, tensors, scalars);
+        if (!call->enabled()) call.reset();
+      }
+      calls_.push_back(std::move(call));
+    }
+  }
+  ElementwiseCall* find(OpId op) const { return op < calls_.size() ? calls_[op].get() : nullptr; }
+
+ private:
+  std::vector<std::unique_ptr<ElementwiseCall>> calls_;
+};
+
+template <int N, int S>
+bool run_boxed(ElementwiseCall& call, std::span<const IValue> args, Tensor& out, bool allocate) {
+  const OpDef& op = Catalog::get().at(call.id());
+  const Tensor* tensors[N];
+  Scalar scalars[S > 0 ? S : 1];
+  for (int i = 0; i < N; ++i) {
+    if (!args[i].is_tensor()) return false;
+    tensors[i] = &args[i].tensor();
+  }
+  for (int j = 0; j < S; ++j) {
+    const size_t k = static_cast<size_t>(N + j);
+    const IValue& value =
+        k < args.size() ? args[k] : op.schema.arguments[k].default_value.value_or(IValue());
+    if (!(value.is_scalar() || value.is_int() || value.is_double() || value.is_bool()))
+      return false;
+    scalars[j] = value.scalar();
+  }
+  return call.run<N, S>(tensors, scalars, out, allocate);
+}
+
 }  // namespace
+
+bool run_elementwise_boxed(OpId op, std::span<const IValue> args, Tensor& out, bool allocate) {
+  static const BoxedElementwiseCalls calls;
+  ElementwiseCall* call = calls.find(op);
+  if (call == nullptr || args.size() < static_cast<size_t>(call->num_tensors()) ||
+      args.size() > static_cast<size_t>(call->num_tensors() + call->num_scalars()))
+    return false;
+  switch (call->num_tensors() * (kMaxScalars + 1) + call->num_scalars()) {
+    case 1 * (kMaxScalars + 1) + 0:
+      return run_boxed<1, 0>(*call, args, out, allocate);
+    case 1 * (kMaxScalars + 1) + 1:
+      return run_boxed<1, 1>(*call, args, out, allocate);
+    case 1 * (kMaxScalars + 1) + 2:
+      return run_boxed<1, 2>(*call, args, out, allocate);
+    case 2 * (kMaxScalars + 1) + 0:
+      return run_boxed<2, 0>(*call, args, out, allocate);
+    case 2 * (kMaxScalars + 1) + 1:
+      return run_boxed<2, 1>(*call, args, out, allocate);
+    case 2 * (kMaxScalars + 1) + 2:
+      return run_boxed<2, 2>(*call, args, out, allocate);
+    case 3 * (kMaxScalars + 1) + 0:
+      return run_boxed<3, 0>(*call, args, out, allocate);
+    case 3 * (kMaxScalars + 1) + 1:
+      return run_boxed<3, 1>(*call, args, out, allocate);
+    case 3 * (kMaxScalars + 1) + 2:
+      return run_boxed<3, 2>(*call, args, out, allocate);
+    default:
+      return false;
+  }
+}
 
 ElementwiseCall::ElementwiseCall(std::string_view op_name, int num_tensors, int num_scalars)
     : num_tensors_(num_tensors), num_scalars_(num_scalars) {

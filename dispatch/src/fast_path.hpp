@@ -32,6 +32,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <span>
 #include <string_view>
 
 namespace bp::detail {
@@ -43,6 +44,9 @@ class ElementwiseCall {
   ElementwiseCall(std::string_view op_name, int num_tensors, int num_scalars);
 
   OpId id() const { return id_; }
+  bool enabled() const { return enabled_; }
+  int num_tensors() const { return num_tensors_; }
+  int num_scalars() const { return num_scalars_; }
 
   // Runs the op on N tensors and S Scalars (schema order; the constructor's counts) into
   // a new tensor stored in `out` (allocate) or into the caller's `out` (an out= or in-place
@@ -71,6 +75,13 @@ class ElementwiseCall {
   // Per entry: (signature + 1) << 32 | kFast | kernel dtype << 8 | result dtype; 0 = empty.
   std::array<std::atomic<uint64_t>, kCacheSize> cache_{};
 };
+
+// The fast path for the boxed API (bp::call, bp::call_out): an ElementwiseCall per catalog
+// op whose schema fits (made on first use), run on `args` as the boxed caller gave them
+// (trailing Scalars may be omitted: their defaults apply). Returns false, having changed
+// nothing, when the op or the call needs the boxed path. The PyTorch bridge and the
+// composites reach their kernels this way.
+bool run_elementwise_boxed(OpId op, std::span<const IValue> args, Tensor& out, bool allocate);
 
 // The same view of the same storage (an in-place call, where out is self, is no overlap).
 inline bool same_view_of_storage(const Tensor& a, const Tensor& b) {

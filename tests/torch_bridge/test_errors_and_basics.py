@@ -82,15 +82,16 @@ def test_backplane_error_is_runtime_error_and_process_goes_on(device):
     assert torch.equal((a + a).cpu(), torch.full((2, 3), 2.0))
 
 
-def test_out_with_wrong_shape_raises(device):
-    # A deliberate difference (docs/pytorch.md): PyTorch resizes a non-empty out= tensor of
-    # another shape with a deprecation warning; the bridge raises.
+def test_out_of_another_shape_is_resized(device):
     out = torch.empty(5, device=device)
-    with pytest.raises(RuntimeError, match="add"):
-        torch.add(torch.ones(3, device=device), 1, out=out)
-    resized = torch.empty(0, device=device)
+    with pytest.warns(UserWarning, match="An output with one or more elements was resized"):
+        result = torch.add(torch.ones(3, device=device), 1, out=out)
+    assert result is out and torch.equal(out.cpu(), torch.full((3,), 2.0))
+    resized = torch.empty(0, dtype=torch.float64, device=device)
     result = torch.add(torch.ones(3, device=device), 1, out=resized)
-    assert result is resized and torch.equal(resized.cpu(), torch.full((3,), 2.0))
+    assert result is resized and torch.equal(resized.cpu(), torch.full((3,), 2.0).double())
+    with pytest.raises(RuntimeError, match="cannot broadcast"):  # bad inputs still raise
+        torch.add(torch.ones(3, device=device), torch.ones(2, device=device), out=out)
 
 
 def test_mixing_devices_raises():

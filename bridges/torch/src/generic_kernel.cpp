@@ -72,6 +72,13 @@ class GenericKernel final : public c10::OperatorKernel {
   }
 
  private:
+  // Whether aten argument `i` is an out= tensor (any shape: PyTorch resizes it).
+  bool is_written(size_t i) const {
+    return mapping_.form == CallForm::Out &&
+           std::find(mapping_.written.begin(), mapping_.written.end(), static_cast<int>(i)) !=
+               mapping_.written.end();
+  }
+
   ValueName argument_name(const c10::OperatorHandle& handle, size_t i) const {
     return ValueName(handle.schema().arguments()[i].name(), mapping_.aten_name);
   }
@@ -103,7 +110,8 @@ class GenericKernel final : public c10::OperatorKernel {
       if (!has_backplane_dtype(t) && !reason)
         reason = fmt::format("{} has dtype {}, which Backplane does not support",
                              argument_text(handle, i), c10::toString(t.scalar_type()));
-      if (mapping_.required_dim >= 0 && t.dim() != mapping_.required_dim && !reason)
+      if (mapping_.required_dim >= 0 && t.dim() != mapping_.required_dim && !reason &&
+          !is_written(i))
         reason = fmt::format("{} has {} dims; aten::{} takes {}", argument_text(handle, i), t.dim(),
                              mapping_.aten_name, mapping_.required_dim);
     };
@@ -235,27 +243,68 @@ class GenericKernel final : public c10::OperatorKernel {
         results.push_back(self);
         break;
       }
-      case CallForm::Out: {
-        std::vector<Tensor> targets;
-        for (int i : mapping_.written) {
-          const at::Tensor& out = arguments[i].toTensor();
-          // An empty out is Backplane's to allocate, as PyTorch resizes it.
-          targets.push_back(out.numel() == 0 ? Tensor() : backplane_view(out, "out"));
-        }
-        std::vector<Tensor*> outs;
-        for (Tensor& target : targets) outs.push_back(&target);
-        bp::call_out(op_.id, std::move(args), outs);
-        for (size_t k = 0; k < mapping_.written.size(); ++k) {
-          const at::Tensor& out = arguments[mapping_.written[k]].toTensor();
-          // The out keeps its dtype, as a PyTorch out= tensor does.
-          if (out.numel() == 0)
-            adopt(out, bp::to(targets[k], *backplane_dtype(out.scalar_type())), index);
-          results.push_back(out);
-        }
+      case CallForm::Out:
+        results = call_out_form(arguments, std::move(args), index);
         break;
-      }
     }
     return results;
+  }
+
+  // out= forms. An empty out is Backplane's to allocate; it keeps its dtype, as a PyTorch
+  // out= tensor does. An out with elements but another shape is resized first, with
+  // PyTorch's deprecation warning (resize_outs).
+  std::vector<at::Tensor> call_out_form(c10::ArrayRef<c10::IValue> arguments,
+                                        std::vector<IValue> args, c10::DeviceIndex index) const {
+    std::vector<Tensor> targets(mapping_.written.size());
+    std::vector<Tensor*> outs;
+    auto view_outs = [&] {
+      outs.clear();
+      for (size_t k = 0; k < targets.size(); ++k) {
+        const at::Tensor& out = arguments[mapping_.written[k]].toTensor();
+        targets[k] = out.numel() == 0 ? Tensor() : backplane_view(out, "out");
+        outs.push_back(&targets[k]);
+      }
+    };
+    view_outs();
+    try {
+      bp::call_out(op_.id, args, outs);
+    } catch (const Error& error) {
+      // Backplane refuses an out of another shape; the retry is the rare case, so the
+      // common one pays for no shape computation.
+      if (error.code() != ErrorCode::Shape || !resize_outs(arguments, args)) throw;
+      view_outs();
+      bp::call_out(op_.id, std::move(args), outs);
+    }
+    std::vector<at::Tensor> results;
+    for (size_t k = 0; k < targets.size(); ++k) {
+      const at::Tensor& out = arguments[mapping_.written[k]].toTensor();
+      if (out.numel() == 0)
+        adopt(out, bp::to(targets[k], *backplane_dtype(out.scalar_type())), index);
+      results.push_back(out);
+    }
+    return results;
+  }
+
+  // Resizes each out whose shape is not the result's (the meta rule's) as PyTorch does, and
+  // returns whether one was. Throws the meta rule's error for inputs that do not fit.
+  bool resize_outs(c10::ArrayRef<c10::IValue> arguments, const std::vector<IValue>& args) const {
+    std::vector<IValue> probe = args;  // the meta rule canonicalises its arguments in place
+    const MetaResult meta = op_.meta(op_, probe);
+    bool resized = false;
+    for (size_t k = 0; k < mapping_.written.size() && k < meta.outputs.size(); ++k) {
+      const at::Tensor& out = arguments[mapping_.written[k]].toTensor();
+      const Shape& wanted = meta.outputs[k].sizes;
+      const c10::IntArrayRef sizes(wanted.data(), wanted.size());
+      if (out.sizes() == sizes) continue;
+      TORCH_WARN("An output with one or more elements was resized since it had shape ", out.sizes(),
+                 ", which does not match the required output shape ", sizes,
+                 ". This behavior is deprecated, and in a future PyTorch release outputs will "
+                 "not be resized unless they have zero elements. You can explicitly reuse an "
+                 "out tensor t by resizing it, inplace, to zero elements with t.resize_(0).");
+      out.resize_(sizes);
+      resized = true;
+    }
+    return resized;
   }
 
   OpMapping mapping_;
