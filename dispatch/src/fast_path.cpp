@@ -7,7 +7,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <iterator>
 #include <memory>
+#include <string_view>
 #include <vector>
 
 namespace bp::detail {
@@ -25,12 +28,56 @@ bool unchanged(const IValue& arg, const Tensor& given) {
          same_view_of_storage(t, given) && t.is_wrapped_number() == given.is_wrapped_number();
 }
 
-// One ElementwiseCall per catalog op whose schema is (Tensor x N, Scalar x S) -> Tensor,
-// by OpId; null for the others.
+// The ops whose output has the shape of their inputs when those share one shape: the only
+// ones the fast path may run, since its cached answer per signature (dtypes, 0-d or not)
+// assumes the output shape is the inputs' whatever that shape is. A schema alone does not
+// say it: matmul's (Tensor, Tensor) -> Tensor gives [n, n] for two [n, n] operands but a 0-d
+// result for two [n] ones. The typed API's elementwise functions (ops.cpp) are these ops.
+constexpr std::string_view kElementwiseOps[] = {"neg",
+                                                "abs",
+                                                "sign",
+                                                "exp",
+                                                "log",
+                                                "sqrt",
+                                                "rsqrt",
+                                                "reciprocal",
+                                                "sin",
+                                                "cos",
+                                                "tanh",
+                                                "sigmoid",
+                                                "erf",
+                                                "relu",
+                                                "floor",
+                                                "ceil",
+                                                "logical_not",
+                                                "silu",
+                                                "add.Tensor",
+                                                "sub.Tensor",
+                                                "mul.Tensor",
+                                                "div.Tensor",
+                                                "pow.Tensor_Tensor",
+                                                "eq.Tensor",
+                                                "ne.Tensor",
+                                                "lt.Tensor",
+                                                "le.Tensor",
+                                                "gt.Tensor",
+                                                "ge.Tensor",
+                                                "maximum",
+                                                "minimum",
+                                                "logical_and",
+                                                "logical_or",
+                                                "where.self"};
+
+// One ElementwiseCall per op of kElementwiseOps, by OpId; null for the others.
 class BoxedElementwiseCalls {
  public:
   BoxedElementwiseCalls() {
     for (const OpDef& op : Catalog::get().ops()) {
+      if (std::find(std::begin(kElementwiseOps), std::end(kElementwiseOps), op.name) ==
+          std::end(kElementwiseOps)) {
+        calls_.emplace_back();
+        continue;
+      }
       int tensors = 0, scalars = 0;
       for (const Argument& arg : op.schema.arguments) {
         if (arg.type.kind == TypeKind::Tensor && scalars == 0)

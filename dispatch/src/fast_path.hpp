@@ -76,8 +76,8 @@ class ElementwiseCall {
   std::array<std::atomic<uint64_t>, kCacheSize> cache_{};
 };
 
-// The fast path for the boxed API (bp::call, bp::call_out): an ElementwiseCall per catalog
-// op whose schema fits (made on first use), run on `args` as the boxed caller gave them
+// The fast path for the boxed API (bp::call, bp::call_out): an ElementwiseCall per
+// elementwise catalog op (kElementwiseOps in fast_path.cpp; made on first use), run on `args` as the boxed caller gave them
 // (trailing Scalars may be omitted: their defaults apply). Returns false, having changed
 // nothing, when the op or the call needs the boxed path. The PyTorch bridge and the
 // composites reach their kernels this way.

@@ -239,3 +239,28 @@ TEST_CASE("fast path: a traced call is recorded") {
   std::filesystem::remove(file);
   CHECK(events == 2);
 }
+
+TEST_CASE("fast path of boxed calls: only elementwise ops, whatever their schema") {
+  // matmul's schema is (Tensor, Tensor) -> Tensor, like mul's, but two [n, n] operands give
+  // [n, n] and two [n] ones a 0-d result: a cached "fast" answer for the first must not
+  // run the second with an output of its operands' shape.
+  const bp::OpId matmul = bp::op_id("matmul");
+  const bp::Tensor square = bp::ones({3, 3}, bp::ScalarType::Float64, kRef);
+  const bp::Tensor vector = bp::ones({3}, bp::ScalarType::Float64, kRef);
+  for (int i = 0; i < 2; ++i) {
+    CHECK(bp::call(matmul, {square, square}).at(0).sizes() == bp::Shape{3, 3});
+    const bp::Tensor dot = bp::call(matmul, {vector, vector}).at(0);
+    CHECK(dot.dim() == 0);
+    CHECK(bp::item(dot).to_double() == 3.0);
+  }
+  // An elementwise op through the boxed API: the result of the typed API, omitted trailing
+  // Scalars taking their defaults.
+  const bp::Tensor a = bp::from_vector<float>({1, 2, 3}, {3}, kRef);
+  CHECK(bp::to_vector<float>(bp::call("add.Tensor", {a, a}).at(0)) == std::vector<float>{2, 4, 6});
+  CHECK(bp::to_vector<float>(bp::call("add.Tensor", {a, a, bp::Scalar(2)}).at(0)) ==
+        std::vector<float>{3, 6, 9});
+  bp::Tensor out = bp::zeros({3}, bp::ScalarType::Float32, kRef);
+  bp::Tensor* outs[] = {&out};
+  bp::call_out(bp::op_id("mul.Tensor"), {a, a}, outs);
+  CHECK(bp::to_vector<float>(out) == std::vector<float>{1, 4, 9});
+}
