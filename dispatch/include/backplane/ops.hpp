@@ -43,29 +43,60 @@ Tensor where(const Tensor& condition, const Tensor& self, Scalar other);
 Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t padding_idx = -1);
 
 // ---- elementwise unary -----------------------------------------------------------------
-#define BP_DECLARE_UNARY(name)                         \
-  Tensor name(const Tensor& self);                     \
-  Tensor& name##_out(Tensor& out, const Tensor& self); \
-  Tensor& name##_(Tensor& self);
-BP_DECLARE_UNARY(neg)
-BP_DECLARE_UNARY(abs)
-BP_DECLARE_UNARY(sign)
-BP_DECLARE_UNARY(exp)
-BP_DECLARE_UNARY(log)
-BP_DECLARE_UNARY(sqrt)
-BP_DECLARE_UNARY(rsqrt)
-BP_DECLARE_UNARY(reciprocal)
-BP_DECLARE_UNARY(sin)
-BP_DECLARE_UNARY(cos)
-BP_DECLARE_UNARY(tanh)
-BP_DECLARE_UNARY(sigmoid)
-BP_DECLARE_UNARY(erf)
-BP_DECLARE_UNARY(relu)
-BP_DECLARE_UNARY(floor)
-BP_DECLARE_UNARY(ceil)
-BP_DECLARE_UNARY(logical_not)
-BP_DECLARE_UNARY(silu)
-#undef BP_DECLARE_UNARY
+Tensor neg(const Tensor& self);
+Tensor& neg_out(Tensor& out, const Tensor& self);
+Tensor& neg_(Tensor& self);
+Tensor abs(const Tensor& self);
+Tensor& abs_out(Tensor& out, const Tensor& self);
+Tensor& abs_(Tensor& self);
+Tensor sign(const Tensor& self);
+Tensor& sign_out(Tensor& out, const Tensor& self);
+Tensor& sign_(Tensor& self);
+Tensor exp(const Tensor& self);
+Tensor& exp_out(Tensor& out, const Tensor& self);
+Tensor& exp_(Tensor& self);
+Tensor log(const Tensor& self);
+Tensor& log_out(Tensor& out, const Tensor& self);
+Tensor& log_(Tensor& self);
+Tensor sqrt(const Tensor& self);
+Tensor& sqrt_out(Tensor& out, const Tensor& self);
+Tensor& sqrt_(Tensor& self);
+Tensor rsqrt(const Tensor& self);
+Tensor& rsqrt_out(Tensor& out, const Tensor& self);
+Tensor& rsqrt_(Tensor& self);
+Tensor reciprocal(const Tensor& self);
+Tensor& reciprocal_out(Tensor& out, const Tensor& self);
+Tensor& reciprocal_(Tensor& self);
+Tensor sin(const Tensor& self);
+Tensor& sin_out(Tensor& out, const Tensor& self);
+Tensor& sin_(Tensor& self);
+Tensor cos(const Tensor& self);
+Tensor& cos_out(Tensor& out, const Tensor& self);
+Tensor& cos_(Tensor& self);
+Tensor tanh(const Tensor& self);
+Tensor& tanh_out(Tensor& out, const Tensor& self);
+Tensor& tanh_(Tensor& self);
+Tensor sigmoid(const Tensor& self);
+Tensor& sigmoid_out(Tensor& out, const Tensor& self);
+Tensor& sigmoid_(Tensor& self);
+Tensor erf(const Tensor& self);
+Tensor& erf_out(Tensor& out, const Tensor& self);
+Tensor& erf_(Tensor& self);
+Tensor relu(const Tensor& self);
+Tensor& relu_out(Tensor& out, const Tensor& self);
+Tensor& relu_(Tensor& self);
+Tensor floor(const Tensor& self);
+Tensor& floor_out(Tensor& out, const Tensor& self);
+Tensor& floor_(Tensor& self);
+Tensor ceil(const Tensor& self);
+Tensor& ceil_out(Tensor& out, const Tensor& self);
+Tensor& ceil_(Tensor& self);
+Tensor logical_not(const Tensor& self);
+Tensor& logical_not_out(Tensor& out, const Tensor& self);
+Tensor& logical_not_(Tensor& self);
+Tensor silu(const Tensor& self);
+Tensor& silu_out(Tensor& out, const Tensor& self);
+Tensor& silu_(Tensor& self);
 // approximate: "none" (erf form) or "tanh".
 Tensor gelu(const Tensor& self, const std::string& approximate = "none");
 Tensor& gelu_out(Tensor& out, const Tensor& self, const std::string& approximate = "none");
@@ -93,21 +124,46 @@ Tensor& div_(Tensor& self, const Tensor& other,
              std::optional<std::string> rounding_mode = std::nullopt);
 Tensor& div_(Tensor& self, Scalar other, std::optional<std::string> rounding_mode = std::nullopt);
 
-#define BP_DECLARE_BINARY(name)                                             \
-  Tensor name(const Tensor& self, const Tensor& other);                     \
-  Tensor name(const Tensor& self, Scalar other);                            \
-  Tensor& name##_out(Tensor& out, const Tensor& self, const Tensor& other); \
-  Tensor& name##_(Tensor& self, const Tensor& other);                       \
-  Tensor& name##_(Tensor& self, Scalar other);
-BP_DECLARE_BINARY(mul)
-BP_DECLARE_BINARY(pow)
-BP_DECLARE_BINARY(eq)
-BP_DECLARE_BINARY(ne)
-BP_DECLARE_BINARY(lt)
-BP_DECLARE_BINARY(le)
-BP_DECLARE_BINARY(gt)
-BP_DECLARE_BINARY(ge)
-#undef BP_DECLARE_BINARY
+Tensor mul(const Tensor& self, const Tensor& other);
+Tensor mul(const Tensor& self, Scalar other);
+Tensor& mul_out(Tensor& out, const Tensor& self, const Tensor& other);
+Tensor& mul_(Tensor& self, const Tensor& other);
+Tensor& mul_(Tensor& self, Scalar other);
+Tensor pow(const Tensor& self, const Tensor& other);
+Tensor pow(const Tensor& self, Scalar other);
+Tensor& pow_out(Tensor& out, const Tensor& self, const Tensor& other);
+Tensor& pow_(Tensor& self, const Tensor& other);
+Tensor& pow_(Tensor& self, Scalar other);
+Tensor eq(const Tensor& self, const Tensor& other);
+Tensor eq(const Tensor& self, Scalar other);
+Tensor& eq_out(Tensor& out, const Tensor& self, const Tensor& other);
+Tensor& eq_(Tensor& self, const Tensor& other);
+Tensor& eq_(Tensor& self, Scalar other);
+Tensor ne(const Tensor& self, const Tensor& other);
+Tensor ne(const Tensor& self, Scalar other);
+Tensor& ne_out(Tensor& out, const Tensor& self, const Tensor& other);
+Tensor& ne_(Tensor& self, const Tensor& other);
+Tensor& ne_(Tensor& self, Scalar other);
+Tensor lt(const Tensor& self, const Tensor& other);
+Tensor lt(const Tensor& self, Scalar other);
+Tensor& lt_out(Tensor& out, const Tensor& self, const Tensor& other);
+Tensor& lt_(Tensor& self, const Tensor& other);
+Tensor& lt_(Tensor& self, Scalar other);
+Tensor le(const Tensor& self, const Tensor& other);
+Tensor le(const Tensor& self, Scalar other);
+Tensor& le_out(Tensor& out, const Tensor& self, const Tensor& other);
+Tensor& le_(Tensor& self, const Tensor& other);
+Tensor& le_(Tensor& self, Scalar other);
+Tensor gt(const Tensor& self, const Tensor& other);
+Tensor gt(const Tensor& self, Scalar other);
+Tensor& gt_out(Tensor& out, const Tensor& self, const Tensor& other);
+Tensor& gt_(Tensor& self, const Tensor& other);
+Tensor& gt_(Tensor& self, Scalar other);
+Tensor ge(const Tensor& self, const Tensor& other);
+Tensor ge(const Tensor& self, Scalar other);
+Tensor& ge_out(Tensor& out, const Tensor& self, const Tensor& other);
+Tensor& ge_(Tensor& self, const Tensor& other);
+Tensor& ge_(Tensor& self, Scalar other);
 // pow.Scalar: a Python-style number to the powers in `exponent`.
 Tensor pow(Scalar self, const Tensor& exponent);
 Tensor& pow_out(Tensor& out, Scalar self, const Tensor& exponent);
