@@ -40,22 +40,17 @@ uint64_t tensor_bytes(const IValue& v) {
   return n;
 }
 
-// The elements a (possibly strided) view covers, as a 1-D contiguous tensor over the same
-// storage: from its lowest to its highest element.
+// The elements a (possibly strided, non-empty) view covers, as a 1-D contiguous tensor over
+// the same storage: from its first element to its last (strides are never negative).
 Tensor covering_span(const Tensor& t) {
-  int64_t low = t.storage_offset(), high = t.storage_offset();
-  for (int64_t d = 0; d < t.dim(); ++d) {
-    const int64_t reach = (t.size(d) - 1) * t.stride(d);
-    (reach < 0 ? low : high) += reach;
-  }
-  return Tensor(t.storage(), {high - low + 1}, {1}, low, t.dtype());
+  int64_t last = t.storage_offset();
+  for (int64_t d = 0; d < t.dim(); ++d) last += (t.size(d) - 1) * t.stride(d);
+  return Tensor(t.storage(), {last - t.storage_offset() + 1}, {1}, t.storage_offset(), t.dtype());
 }
 
 // `t`'s view over `span_copy`, a copy of covering_span(t) on another device.
-Tensor view_in(const Tensor& span_copy, const Tensor& t, const Tensor& span) {
-  return Tensor(span_copy.storage(), t.sizes(), t.strides(),
-                span_copy.storage_offset() + (t.storage_offset() - span.storage_offset()),
-                t.dtype());
+Tensor view_in(const Tensor& span_copy, const Tensor& t) {
+  return Tensor(span_copy.storage(), t.sizes(), t.strides(), span_copy.storage_offset(), t.dtype());
 }
 
 // A device tensor on the CPU. A strided one moves the bytes its view covers (the device API
@@ -64,7 +59,7 @@ Tensor view_in(const Tensor& span_copy, const Tensor& t, const Tensor& span) {
 Tensor to_cpu(const Tensor& t, Device cpu) {
   if (t.is_contiguous() || t.numel() == 0) return bp::to(t, cpu);
   const Tensor span = covering_span(t);
-  return bp::contiguous(view_in(bp::to(span, cpu), t, span));
+  return bp::contiguous(view_in(bp::to(span, cpu), t));
 }
 
 IValue on_device(const IValue& v, Device device) {
@@ -118,7 +113,7 @@ void write_back(Tensor target, const Tensor& written) {
   }
   const Tensor span = covering_span(target);
   const Tensor host_span = bp::to(span, written.device());
-  Tensor host_view = view_in(host_span, target, span);
+  Tensor host_view = view_in(host_span, target);
   bp::copy_(host_view, written);
   transfer(span, host_span, span.nbytes());
 }

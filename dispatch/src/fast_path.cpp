@@ -129,28 +129,13 @@ bool run_elementwise_boxed(OpId op, std::span<const IValue> args, Tensor& out, b
   if (call == nullptr || args.size() < static_cast<size_t>(call->num_tensors()) ||
       args.size() > static_cast<size_t>(call->num_tensors() + call->num_scalars()))
     return false;
-  switch (call->num_tensors() * (kMaxScalars + 1) + call->num_scalars()) {
-    case 1 * (kMaxScalars + 1) + 0:
-      return run_boxed<1, 0>(*call, args, out, allocate);
-    case 1 * (kMaxScalars + 1) + 1:
-      return run_boxed<1, 1>(*call, args, out, allocate);
-    case 1 * (kMaxScalars + 1) + 2:
-      return run_boxed<1, 2>(*call, args, out, allocate);
-    case 2 * (kMaxScalars + 1) + 0:
-      return run_boxed<2, 0>(*call, args, out, allocate);
-    case 2 * (kMaxScalars + 1) + 1:
-      return run_boxed<2, 1>(*call, args, out, allocate);
-    case 2 * (kMaxScalars + 1) + 2:
-      return run_boxed<2, 2>(*call, args, out, allocate);
-    case 3 * (kMaxScalars + 1) + 0:
-      return run_boxed<3, 0>(*call, args, out, allocate);
-    case 3 * (kMaxScalars + 1) + 1:
-      return run_boxed<3, 1>(*call, args, out, allocate);
-    case 3 * (kMaxScalars + 1) + 2:
-      return run_boxed<3, 2>(*call, args, out, allocate);
-    default:
-      return false;
-  }
+  // run_boxed<N, S> for N tensors and S Scalars.
+  using Runner = bool (*)(ElementwiseCall&, std::span<const IValue>, Tensor&, bool);
+  static constexpr Runner kRunners[kMaxTensors][kMaxScalars + 1] = {
+      {run_boxed<1, 0>, run_boxed<1, 1>, run_boxed<1, 2>},
+      {run_boxed<2, 0>, run_boxed<2, 1>, run_boxed<2, 2>},
+      {run_boxed<3, 0>, run_boxed<3, 1>, run_boxed<3, 2>}};
+  return kRunners[call->num_tensors() - 1][call->num_scalars()](*call, args, out, allocate);
 }
 
 ElementwiseCall::ElementwiseCall(std::string_view op_name, int num_tensors, int num_scalars)

@@ -77,10 +77,10 @@ class ElementwiseCall {
 };
 
 // The fast path for the boxed API (bp::call, bp::call_out): an ElementwiseCall per
-// elementwise catalog op (kElementwiseOps in fast_path.cpp; made on first use), run on `args` as the boxed caller gave them
-// (trailing Scalars may be omitted: their defaults apply). Returns false, having changed
-// nothing, when the op or the call needs the boxed path. The PyTorch bridge and the
-// composites reach their kernels this way.
+// elementwise catalog op (kElementwiseOps in fast_path.cpp; made on first use), run on `args` as
+// the boxed caller gave them (trailing Scalars may be omitted: their defaults apply). Returns
+// false, having changed nothing, when the op or the call needs the boxed path. The PyTorch bridge
+// and the composites reach their kernels this way.
 bool run_elementwise_boxed(OpId op, std::span<const IValue> args, Tensor& out, bool allocate);
 
 // The same view of the same storage (an in-place call, where out is self, is no overlap).

@@ -1,6 +1,6 @@
 // The `backplane` program: one subcommand per task (run, info, devices, ops,
-// conformance, new-plugin, python-path), each in its own <name>_command.cpp. This file only parses the
-// command line and maps errors to exit codes: 2 for a bad command line (CLI11's message on
+// conformance, new-plugin, python-path), each in its own <name>_command.cpp. This file only parses
+// the command line and maps errors to exit codes: 2 for a bad command line (CLI11's message on
 // stderr), 1 for a runtime error (bp::Error or any other exception, one line on stderr).
 #include "command.hpp"
 

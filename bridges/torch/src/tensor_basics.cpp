@@ -16,6 +16,7 @@
 #include <ATen/ops/as_strided_native.h>
 #include <ATen/ops/empty.h>
 #include <ATen/ops/view_native.h>
+#include <c10/core/DeviceGuard.h>
 #include <c10/core/SymIntArrayRef.h>
 #include <torch/library.h>
 
@@ -27,20 +28,6 @@ constexpr c10::DispatchKeySet kPrivateUse1Keys(c10::DispatchKey::PrivateUse1);
 bool on_backplane(const at::Tensor& t) {
   return t.device().type() == c10::DeviceType::PrivateUse1;
 }
-
-// Makes privateuseone:`index` current for one allocation and restores the previous index.
-class CurrentIndexScope {
- public:
-  explicit CurrentIndexScope(c10::DeviceIndex index) : previous_(current_index()) {
-    set_current_index(index);
-  }
-  ~CurrentIndexScope() { set_current_index(previous_); }
-  CurrentIndexScope(const CurrentIndexScope&) = delete;
-  CurrentIndexScope& operator=(const CurrentIndexScope&) = delete;
-
- private:
-  c10::DeviceIndex previous_;
-};
 
 c10::DeviceIndex index_of(const c10::optional<at::Device>& device) {
   if (!device || !device->has_index()) return current_index();
@@ -59,8 +46,8 @@ at::Tensor empty_memory_format(c10::SymIntArrayRef size, c10::optional<at::Scala
                                c10::optional<bool> /*pin_memory*/,
                                c10::optional<at::MemoryFormat> memory_format) {
   check_strided(layout, "empty.memory_format");
-  const c10::DeviceIndex index = index_of(device);
-  CurrentIndexScope scope(index);
+  // The allocator allocates on the current index (device_guard.cpp's DeviceGuardImpl).
+  const c10::DeviceGuard guard(c10::Device(c10::DeviceType::PrivateUse1, index_of(device)));
   return with_torch_errors([&] {
     return at::Tensor(at::detail::empty_generic(c10::asIntArrayRefSlow(size), allocator(),
                                                 kPrivateUse1Keys, c10::dtype_or_default(dtype),
@@ -72,8 +59,8 @@ at::Tensor empty_strided(c10::SymIntArrayRef size, c10::SymIntArrayRef stride,
                          c10::optional<at::ScalarType> dtype, c10::optional<at::Layout> layout,
                          c10::optional<at::Device> device, c10::optional<bool> /*pin_memory*/) {
   check_strided(layout, "empty_strided");
-  const c10::DeviceIndex index = index_of(device);
-  CurrentIndexScope scope(index);
+  // The allocator allocates on the current index (device_guard.cpp's DeviceGuardImpl).
+  const c10::DeviceGuard guard(c10::Device(c10::DeviceType::PrivateUse1, index_of(device)));
   return with_torch_errors([&] {
     return at::Tensor(at::detail::empty_strided_generic(
         c10::asIntArrayRefSlow(size), c10::asIntArrayRefSlow(stride), allocator(), kPrivateUse1Keys,

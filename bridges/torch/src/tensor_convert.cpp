@@ -20,58 +20,37 @@ std::string ValueName::str() const {
   return c10::str(*this);
 }
 
+namespace {
+
+// Backplane's dtypes and PyTorch's, pair by pair: both directions read this one table.
+struct DtypePair {
+  c10::ScalarType torch;
+  ScalarType backplane;
+};
+constexpr DtypePair kDtypes[] = {
+    {c10::ScalarType::Bool, ScalarType::Bool},
+    {c10::ScalarType::Char, ScalarType::Int8},
+    {c10::ScalarType::Byte, ScalarType::UInt8},
+    {c10::ScalarType::Short, ScalarType::Int16},
+    {c10::ScalarType::Int, ScalarType::Int32},
+    {c10::ScalarType::Long, ScalarType::Int64},
+    {c10::ScalarType::Half, ScalarType::Float16},
+    {c10::ScalarType::BFloat16, ScalarType::BFloat16},
+    {c10::ScalarType::Float, ScalarType::Float32},
+    {c10::ScalarType::Double, ScalarType::Float64},
+};
+
+}  // namespace
+
 std::optional<ScalarType> backplane_dtype(c10::ScalarType type) {
-  switch (type) {
-    case c10::ScalarType::Bool:
-      return ScalarType::Bool;
-    case c10::ScalarType::Char:
-      return ScalarType::Int8;
-    case c10::ScalarType::Byte:
-      return ScalarType::UInt8;
-    case c10::ScalarType::Short:
-      return ScalarType::Int16;
-    case c10::ScalarType::Int:
-      return ScalarType::Int32;
-    case c10::ScalarType::Long:
-      return ScalarType::Int64;
-    case c10::ScalarType::Half:
-      return ScalarType::Float16;
-    case c10::ScalarType::BFloat16:
-      return ScalarType::BFloat16;
-    case c10::ScalarType::Float:
-      return ScalarType::Float32;
-    case c10::ScalarType::Double:
-      return ScalarType::Float64;
-    default:
-      return std::nullopt;
-  }
+  for (const DtypePair& pair : kDtypes)
+    if (pair.torch == type) return pair.backplane;
+  return std::nullopt;
 }
 
 c10::ScalarType torch_dtype(ScalarType type) {
-  switch (type) {
-    case ScalarType::Bool:
-      return c10::ScalarType::Bool;
-    case ScalarType::Int8:
-      return c10::ScalarType::Char;
-    case ScalarType::UInt8:
-      return c10::ScalarType::Byte;
-    case ScalarType::Int16:
-      return c10::ScalarType::Short;
-    case ScalarType::Int32:
-      return c10::ScalarType::Int;
-    case ScalarType::Int64:
-      return c10::ScalarType::Long;
-    case ScalarType::Float16:
-      return c10::ScalarType::Half;
-    case ScalarType::BFloat16:
-      return c10::ScalarType::BFloat16;
-    case ScalarType::Float32:
-      return c10::ScalarType::Float;
-    case ScalarType::Float64:
-      return c10::ScalarType::Double;
-    case ScalarType::Undefined:
-      break;
-  }
+  for (const DtypePair& pair : kDtypes)
+    if (pair.backplane == type) return pair.torch;
   TORCH_CHECK(false, "backplane.torch: undefined Backplane dtype");
 }
 
