@@ -8,8 +8,11 @@
 #include "arguments.hpp"
 #include "boxing.hpp"
 #include "calls_in_flight.hpp"
+#include "dispatch_impl.hpp"
 #include "fallback_impl.hpp"
 #include "fast_path.hpp"
+#include "kernel_call.hpp"
+#include "layers_impl.hpp"
 #include "runtime_impl.hpp"
 #include "trace_impl.hpp"
 
@@ -25,7 +28,6 @@
 
 namespace bp {
 namespace detail {
-namespace {
 
 // Which device a call runs on. Tensors on two devices are an error naming both, except a
 // 0-d tensor, which may live anywhere (PyTorch allows 0-d CPU tensors in CUDA ops) and is
@@ -63,6 +65,12 @@ Device call_device(const OpDef& op, const std::vector<IValue>& args) {
     if (args[i].is_device()) return args[i].device();
   return Runtime::get().default_device();
 }
+
+void kernel_failed(bp_status status, const OpDef& op, Device device) {
+  throw_status(status, fmt::format("{} on {}", op.name, device.str()));
+}
+
+namespace {
 
 void move_to(IValue& v, Device device) {
   if (v.is_tensor() && v.tensor().defined() && v.tensor().device() != device) {
@@ -217,68 +225,66 @@ class CompositeContext final : public OpContext {
   Device device_;
 };
 
-// `record` (traced calls only, else nullptr) learns when the call leaves the kernel path: it
-// is only tested off that path, so a call that runs its kernel pays nothing for it.
-std::vector<Tensor> dispatch(OpId id, std::vector<IValue>& args, std::span<Tensor* const> user_outs,
-                             bool in_place, CallRecord* record) {
-  // Before the backend and the kernel table are read (Note [Waiting for calls in flight]).
-  PluginCallScope in_flight;
-  const OpDef& op = Catalog::get().at(id);
-  normalize_arguments(op, args);
-  BP_CHECK(user_outs.empty() || user_outs.size() == op.num_outputs(), ErrorCode::InvalidArgument,
-           "{}: expected {} out tensor(s), got {}", op.name, op.num_outputs(), user_outs.size());
-  const Device device = call_device(op, args);
-  Runtime& rt = Runtime::get();
-  rt.backend_for(device, op.name);  // the device must exist
-  for (IValue& v : args) move_to(v, device);
-
-  const OpTable& table = rt.table(id);
-  const KernelSlot& slot = table.slots[DispatchKeySet::backend(device.type).highest()];
-  MetaResult meta = op.meta(op, std::span<IValue>(args));
-  const ScalarType dtype = kernel_dtype(meta, args);
-  const bool has_kernel =
-      slot.fn && dtype != ScalarType::Undefined && (slot.dtypes >> static_cast<int>(dtype)) & 1u;
-  // The CPU never falls back to itself; elsewhere a forced op skips the backend's kernel.
-  const bool can_leave = device.type != device_types::CPU;
-  const bool forced = can_leave && forced_fallback(device.type, op);
-
-  if (!has_kernel || forced) {
-    auto fall_back = [&] {
-      if (record) record->fallback = true;
-      std::vector<Tensor> results = run_on_cpu(op, args, user_outs, in_place, device);
-      if (record) record->path = CallPath::Fallback;
-      return results;
-    };
-    if (forced) return fall_back();
-    if (op.kind == OpKind::Composite) {
-      CompositeContext ctx(device);
-      std::vector<Tensor> results = op.decompose(ctx, std::span<const IValue>(args));
-      for (size_t j = 0; j < user_outs.size(); ++j) {
-        Tensor* out = user_outs[j];
-        if (!out->defined() || (out->numel() == 0 && !in_place)) {
-          *out = results[j];
-        } else {
-          check_user_out(op, meta.outputs[j], device, *out, in_place);
-          bp::copy_(*out, results[j]);
-        }
-      }
-      if (record) record->path = CallPath::Composite;
-      return results;
+// Runs the op's decomposition on the call's device and writes the results into the user's
+// outs (replacing an undefined or empty out, checking and copying into any other).
+std::vector<Tensor> run_composite(const OpDef& op, const std::vector<IValue>& args,
+                                  std::span<Tensor* const> user_outs, bool in_place, Device device,
+                                  const MetaResult& meta) {
+  CompositeContext ctx(device);
+  std::vector<Tensor> results = op.decompose(ctx, std::span<const IValue>(args));
+  for (size_t j = 0; j < user_outs.size(); ++j) {
+    Tensor* out = user_outs[j];
+    if (!out->defined() || (out->numel() == 0 && !in_place)) {
+      *out = results[j];
+    } else {
+      check_user_out(op, meta.outputs[j], device, *out, in_place);
+      bp::copy_(*out, results[j]);
     }
-    if (can_leave && fallback_policy() == FallbackPolicy::Cpu) return fall_back();
-    const std::string hint = can_leave && op.can_fall_back ? "; " + fallback_hint() : "";
-    if (slot.fn)
-      BP_FAIL(ErrorCode::NotImplemented,
-              "{}: backend '{}' has no kernel for dtype {} on {} (it supports: {}){}", op.name,
-              device_type_name(device.type), dtype_name(dtype), device.str(),
-              dtype_mask_names(slot.dtypes), hint);
-    BP_FAIL(ErrorCode::NotImplemented,
-            "{}: no kernel for device {} (backend '{}'); backends that have one: {}{}", op.name,
-            device.str(), device_type_name(device.type), kernel_backends(table), hint);
   }
+  return results;
+}
 
+// The call cannot run its kernel (`gate`): the CPU fallback when the backend forces it or
+// the policy allows it, else the op's composite, else an error saying why neither.
+std::vector<Tensor> leave_kernel_path(const OpDef& op, std::vector<IValue>& args,
+                                      std::span<Tensor* const> user_outs, bool in_place,
+                                      Device device, const MetaResult& meta, KernelGate gate,
+                                      ScalarType dtype, CallRecord* record) {
+  // The CPU never falls back to itself.
+  const bool can_leave = device.type != device_types::CPU;
+  const bool fall_back = gate == KernelGate::Forced || (op.kind != OpKind::Composite && can_leave &&
+                                                        fallback_policy() == FallbackPolicy::Cpu);
+  if (fall_back) {
+    if (record) record->fallback = true;
+    std::vector<Tensor> results = run_on_cpu(op, args, user_outs, in_place, device);
+    if (record) record->path = CallPath::Fallback;
+    return results;
+  }
+  if (op.kind == OpKind::Composite) {
+    std::vector<Tensor> results = run_composite(op, args, user_outs, in_place, device, meta);
+    if (record) record->path = CallPath::Composite;
+    return results;
+  }
+  const KernelSlot& slot = Runtime::get().table(op.id).slots[device.type];
+  const std::string hint = can_leave && op.can_fall_back ? "; " + fallback_hint() : "";
+  if (slot.fn)
+    BP_FAIL(ErrorCode::NotImplemented,
+            "{}: backend '{}' has no kernel for dtype {} on {} (it supports: {}){}", op.name,
+            device_type_name(device.type), dtype_name(dtype), device.str(),
+            dtype_mask_names(slot.dtypes), hint);
+  BP_FAIL(ErrorCode::NotImplemented,
+          "{}: no kernel for device {} (backend '{}'); backends that have one: {}{}", op.name,
+          device.str(), device_type_name(device.type), kernel_backends(Runtime::get().table(op.id)),
+          hint);
+}
+
+// Converts the inputs, plans the outputs (the user's outs, or new tensors), boxes the call
+// and runs the backend's kernel (kernel_call.hpp); copies into the user's outs where the
+// kernel could not write them directly.
+std::vector<Tensor> run_kernel(const OpDef& op, std::vector<IValue>& args,
+                               std::span<Tensor* const> user_outs, bool in_place, Device device,
+                               const MetaResult& meta, const KernelSlot& slot) {
   convert_inputs(args, meta);
-
   std::vector<Tensor> results;
   results.reserve(meta.outputs.size() + 1);
   // Inline room for two outputs (every op of v1 has at most two): no heap allocation.
@@ -308,60 +314,44 @@ std::vector<Tensor> dispatch(OpId id, std::vector<IValue>& args, std::span<Tenso
       results.push_back(plans.back().kernel_out);
     }
   }
-
-  bp_call call{};
-  call.struct_size = sizeof(bp_call);
-  call.op_name = op.name.c_str();
-  call.args = frame.values();
-  call.nargs = frame.size();
-  call.noutputs = op.mutated_arg >= 0 ? 0 : meta.outputs.size();
-  call.device_index = device.index;
-  call.stream = nullptr;
-  call.kernel_ctx = slot.ctx;
-  thread_plugin_error() = {};
-  const bp_status status = slot.fn(&call);
-  if (status != BP_OK) throw_status(status, fmt::format("{} on {}", op.name, device.str()));
-
+  const size_t noutputs = op.mutated_arg >= 0 ? 0 : meta.outputs.size();
+  call_kernel(slot, op, device, frame.values(), frame.size(), noutputs);
   for (OutputPlan& p : plans)
     if (p.copy_back) bp::copy_(*p.user, p.kernel_out);
   return results;
 }
 
-// A call while tracing: the same dispatch, timed and recorded (also when it throws).
-[[gnu::noinline, gnu::cold]] std::vector<Tensor> traced_dispatch(OpId id, std::vector<IValue>& args,
-                                                                 std::span<Tensor* const> user_outs,
-                                                                 bool in_place) {
+}  // namespace
+
+std::vector<Tensor> dispatch(OpId id, std::vector<IValue>& args, std::span<Tensor* const> user_outs,
+                             bool in_place, CallRecord* record) {
+  // Before the backend and the kernel table are read (Note [Waiting for calls in flight]).
+  PluginCallScope in_flight;
   const OpDef& op = Catalog::get().at(id);
-  TraceStart start = trace_begin(op, args);
-  CallRecord record;  // the kernel path unless dispatch says otherwise
-  try {
-    // The device dispatch will pick (computed again here so that dispatch need not report it);
-    // mixed devices are left to dispatch to report.
-    record.device = call_device(op, args);
-    record.has_device = true;
-  } catch (const Error&) {
-  }
-  std::vector<Tensor> results;
-  try {
-    results = dispatch(id, args, user_outs, in_place, &record);
-  } catch (const std::exception& e) {
-    trace_end(id, start, record, e.what());
-    throw;
-  } catch (...) {
-    trace_end(id, start, record, "unknown exception");
-    throw;
-  }
-  trace_end(id, start, record, nullptr);
-  return results;
+  normalize_arguments(op, args);
+  BP_CHECK(user_outs.empty() || user_outs.size() == op.num_outputs(), ErrorCode::InvalidArgument,
+           "{}: expected {} out tensor(s), got {}", op.name, op.num_outputs(), user_outs.size());
+  const Device device = call_device(op, args);
+  Runtime& rt = Runtime::get();
+  rt.backend_for(device, op.name);  // the device must exist
+  for (IValue& v : args) move_to(v, device);
+
+  const KernelSlot& slot = rt.table(id).slots[device.type];
+  const MetaResult meta = op.meta(op, std::span<IValue>(args));
+  const ScalarType dtype = kernel_dtype(meta, args);
+  const KernelGate gate = kernel_gate(slot, op, device, static_cast<unsigned>(dtype));
+  if (gate != KernelGate::Run)
+    return leave_kernel_path(op, args, user_outs, in_place, device, meta, gate, dtype, record);
+  return run_kernel(op, args, user_outs, in_place, device, meta, slot);
 }
 
-}  // namespace
 }  // namespace detail
 
-// The untraced path costs one relaxed load and a predicted branch over the plain dispatch.
+// Without layers on (the common case) a call costs one relaxed load and a predicted branch
+// over the backend dispatch; with them it goes through run_layers (layers.cpp).
 std::vector<Tensor> call(OpId op, std::vector<IValue> args) {
-  if (detail::trace_on()) [[unlikely]]
-    return detail::traced_dispatch(op, args, {}, false);
+  if (detail::layers_on()) [[unlikely]]
+    return detail::run_layers(op, args, {}, false, detail::active_layers(), nullptr);
   // Small elementwise calls skip the meta rule and the call frame (fast_path.hpp).
   std::vector<Tensor> results(1);
   if (detail::run_elementwise_boxed(op, args, results[0], /*allocate=*/true)) return results;
@@ -375,8 +365,8 @@ std::vector<Tensor> call(std::string_view op_name, std::vector<IValue> args) {
 void call_out(OpId op, std::vector<IValue> args, std::span<Tensor* const> outs, bool in_place) {
   BP_CHECK(!outs.empty(), ErrorCode::InvalidArgument, "{}: call_out needs out tensors",
            Catalog::get().at(op).name);
-  if (detail::trace_on()) [[unlikely]] {
-    detail::traced_dispatch(op, args, outs, in_place);
+  if (detail::layers_on()) [[unlikely]] {
+    detail::run_layers(op, args, outs, in_place, detail::active_layers(), nullptr);
     return;
   }
   // The fast path writes an out of exactly the result's shape and dtype (or self in place).

@@ -164,10 +164,6 @@ void ElementwiseCall::allocate_output(Backend& backend, Device device, const Sha
                      as_ref(sizes), dtype);
 }
 
-void ElementwiseCall::kernel_failed(bp_status status, Device device) const {
-  throw_status(status, fmt::format("{} on {}", op_->name, device.str()));
-}
-
 // Runs the meta rule on this call's arguments and caches what it says about the signature.
 [[gnu::noinline, gnu::cold]] uint64_t ElementwiseCall::learn(uint32_t signature,
                                                              const Tensor* const* tensors,

@@ -12,18 +12,18 @@
 // signature and the answer (one relaxed atomic: threads racing on a miss both store the
 // same value). A signature is cached as "not fast" when the meta rule throws, converts an
 // input, changes an argument (a view other than the input itself) or gives an output of
-// another shape; such calls, and calls while tracing, with several devices, with an output
-// that is not exactly the result's shape and dtype or that partly overlaps an input, with
-// a forced CPU fallback, or without a kernel for the dtype, take the boxed path, which
-// reports errors as it always has. The kernel table is read on every call (never cached),
-// so loading and unloading plugins is seen at once, as on the boxed path.
+// another shape; such calls, and calls while a dispatch layer is on (tracing), with several
+// devices, with an output that is not exactly the result's shape and dtype or that partly overlaps
+// an input, with a forced CPU fallback, or without a kernel for the dtype, take the boxed path,
+// which reports errors as it always has. The kernel table is read on every call (never cached), so
+// loading and unloading plugins is seen at once, as on the boxed path.
 #pragma once
 
 #include "boxing.hpp"
 #include "calls_in_flight.hpp"
-#include "fallback_impl.hpp"
+#include "kernel_call.hpp"
+#include "layers_impl.hpp"
 #include "runtime_impl.hpp"
-#include "trace_impl.hpp"
 
 #include "backplane/core/catalog.hpp"
 #include "backplane/core/scalar.hpp"
@@ -64,7 +64,6 @@ class ElementwiseCall {
   // Makes `out` a new contiguous tensor of the device (in place: no Tensor is moved).
   void allocate_output(Backend& backend, Device device, const Shape& sizes, int64_t numel,
                        ScalarType dtype, Tensor& out) const;
-  [[noreturn]] void kernel_failed(bp_status status, Device device) const;
 
   const OpDef* op_ = nullptr;
   Runtime* runtime_ = nullptr;  // Runtime::get(), looked up once
@@ -92,7 +91,7 @@ inline bool same_view_of_storage(const Tensor& a, const Tensor& b) {
 template <int N, int S>
 inline bool ElementwiseCall::run(const Tensor* const* tensors, const Scalar* scalars, Tensor& out,
                                  bool allocate) {
-  if (!enabled_ || N != num_tensors_ || S != num_scalars_ || trace_on()) return false;
+  if (!enabled_ || N != num_tensors_ || S != num_scalars_ || layers_on()) return false;
   // Before the kernel table is read (Note [Waiting for calls in flight]).
   PluginCallScope in_flight;
   const Tensor& first = *tensors[0];
@@ -121,10 +120,9 @@ inline bool ElementwiseCall::run(const Tensor* const* tensors, const Scalar* sca
 
   Runtime& rt = *runtime_;
   const KernelSlot& slot = rt.table(id_).slots[device.type];
-  if (!slot.fn || !((slot.dtypes >> kernel_dtype) & 1u)) return false;
+  if (kernel_gate(slot, *op_, device, kernel_dtype) != KernelGate::Run) return false;
   Backend* backend = rt.backend(device.type);
   if (!backend || device.index >= backend->device_count) return false;
-  if (device.type != device_types::CPU && forced_fallback(device.type, *op_)) return false;
 
   if (allocate) {
     allocate_output(*backend, device, sizes, first.numel(), result_dtype, out);
@@ -153,19 +151,7 @@ inline bool ElementwiseCall::run(const Tensor* const* tensors, const Scalar* sca
   values[N + S].tag = BP_VALUE_TENSOR;
   values[N + S].u.tensor = &descriptors[N];
 
-  bp_call call;
-  call.struct_size = sizeof(bp_call);
-  call.op_name = op_->name.c_str();
-  call.args = values;
-  call.nargs = N + S + 1;
-  call.noutputs = 1;
-  call.device_index = device.index;
-  call.stream = nullptr;
-  call.kernel_ctx = slot.ctx;
-  thread_plugin_error().code = BP_OK;  // a message is only read with a non-OK code
-  const bp_status status = slot.fn(&call);
-  if (status != BP_OK) [[unlikely]]
-    kernel_failed(status, device);
+  call_kernel(slot, *op_, device, values, N + S + 1, 1);
   return true;
 }
 

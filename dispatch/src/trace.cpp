@@ -2,6 +2,8 @@
 // event file (JSON, written by hand: the runtime links no JSON library).
 #include "backplane/dispatch/trace.hpp"
 
+#include "dispatch_impl.hpp"
+#include "layers_impl.hpp"
 #include "trace_impl.hpp"
 
 #include "backplane/core/error.hpp"
@@ -210,6 +212,7 @@ Taken take_trace() {
   Taken t;
   t.was_on = g_tracing.exchange(false);
   if (!t.was_on) return t;
+  enable_layer(LayerKey::Tracing, false);
   ++s.epoch;  // calls still running belong to no trace now
   t.file = std::move(s.file);
   t.version = s.version;
@@ -231,6 +234,35 @@ void write_at_exit() {
   } catch (...) {
     std::fprintf(stderr, "backplane: cannot write trace file\n");
   }
+}
+
+// The tracing layer's kernel (LayerKey::Tracing, for every op): times the call below it and
+// records it, also when it throws. Tracing is the lowest layer, so the backend dispatch
+// right below fills in `record` when the call leaves the kernel path.
+std::vector<Tensor> trace_layer(LayerCall& call) {
+  const OpDef& op = call.op();
+  TraceStart start = trace_begin(op, call.args());
+  CallRecord record;  // the kernel path unless the dispatch says otherwise
+  try {
+    // The device the dispatch will pick (computed again here so that the dispatch need not
+    // report it); mixed devices are left to the dispatch to report.
+    record.device = call_device(op, call.args());
+    record.has_device = true;
+  } catch (const Error&) {
+  }
+  LayerAccess::set_record(call, &record);
+  std::vector<Tensor> results;
+  try {
+    results = call.call_below();
+  } catch (const std::exception& e) {
+    trace_end(op.id, start, record, e.what());
+    throw;
+  } catch (...) {
+    trace_end(op.id, start, record, "unknown exception");
+    throw;
+  }
+  trace_end(op.id, start, record, nullptr);
+  return results;
 }
 
 }  // namespace
@@ -314,6 +346,7 @@ void start_trace(const std::filesystem::path& file) {
   detail::TraceState& s = state();
   static const bool registered = [] {
     std::atexit(detail::write_at_exit);
+    set_layer_kernel(LayerKey::Tracing, detail::trace_layer);
     return true;
   }();
   (void)registered;
@@ -324,6 +357,7 @@ void start_trace(const std::filesystem::path& file) {
   s.t0_ns = detail::now_ns();
   s.epoch.fetch_add(1, std::memory_order_release);
   detail::g_tracing.store(true);
+  enable_layer(LayerKey::Tracing, true);
 }
 
 size_t stop_trace() {

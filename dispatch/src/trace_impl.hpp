@@ -1,5 +1,6 @@
-// The dispatcher's side of tracing (trace.hpp): the flag the entry points test, what a
-// traced call found out about itself, and recording the event.
+// The dispatcher's side of tracing (trace.hpp): whether a trace is recording, what a traced
+// call found out about itself, and recording the event. Calls reach tracing as a dispatch
+// layer (LayerKey::Tracing, layers.hpp), enabled while a trace is on.
 #pragma once
 
 #include "backplane/core/catalog.hpp"
@@ -12,15 +13,15 @@
 
 namespace bp::detail {
 
-// True while a trace is on. Read with one relaxed load at the top of bp::call/bp::call_out.
+// True while a trace is on (bp::tracing()).
 extern std::atomic<bool> g_tracing;
 
 inline bool trace_on() {
   return g_tracing.load(std::memory_order_relaxed);
 }
 
-// How a call ran: detail::dispatch writes the path when it leaves the kernel path; an
-// exception makes it Error.
+// How a call ran: detail::dispatch (dispatch_impl.hpp) writes the path when it leaves the kernel
+// path; an exception makes it Error.
 enum class CallPath : uint8_t { Error, Kernel, Composite, Fallback };
 
 struct CallRecord {

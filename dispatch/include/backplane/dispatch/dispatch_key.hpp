@@ -4,11 +4,13 @@
 // Note [Dispatch key layout]
 // Bits 0..47 are backend slots, one per device type (bp::DeviceType: the built-in backends
 // have fixed slots, out-of-tree backends get the next free slot by name when they register;
-// there is no single "PrivateUse1"). Bits 48..63 are layer keys (tracing, validation) that
-// sit above every backend and re-dispatch below themselves. A call ORs the keys of its
-// tensor arguments and picks the highest set bit with count-leading-zeros; since a call may
-// mix devices only through 0-d CPU tensors, and the CPU slot is lower than every
-// accelerator slot, the device tensor's backend wins.
+// there is no single "PrivateUse1"). Bits 48..63 are layer keys: kernels that sit above
+// every backend (layers.hpp). A call's key set is its device's backend bit ORed with the
+// layers that are on, (enabled process-wide | this thread's include mask) & ~this thread's
+// exclude mask; the highest set bit (count-leading-zeros) picks the kernel. A layer kernel
+// re-dispatches below itself: the call goes on with the keys under its own, down to the
+// backend's kernel. A layer with no kernel for the op is passed over. When no layer is on
+// (the common case) a call tests one relaxed atomic word and goes straight to its backend.
 #pragma once
 
 #include "backplane/core/device.hpp"
@@ -18,10 +20,19 @@
 
 namespace bp {
 
+// The layer keys, lowest priority first. Tracing sits lowest, so a trace sees each call as
+// the backend runs it (kernel, composite or CPU fallback). The User keys are for
+// applications and tests (a call counter, a checker); future layers (profiling, autograd)
+// take keys between them.
 enum class LayerKey : uint8_t {
   Tracing = 48,
-  Validation = 49,
+  User0 = 56,
+  User1 = 57,
+  User2 = 58,
+  User3 = 59,
 };
+inline constexpr unsigned kFirstLayerKey = 48;
+inline constexpr unsigned kNumLayerKeys = 16;
 
 class DispatchKeySet {
  public:
