@@ -1,0 +1,95 @@
+// The typed operator API (backplane/ops.hpp): copies, fills, factories, concatenation and indexing.
+// The schemas and meta rules of these ops are in core/src/ops/data_movement.cpp.
+#include "typed_call.hpp"
+
+#include "backplane/ops.hpp"
+#include "backplane/tensor_api.hpp"
+
+namespace bp {
+using namespace typed_api;
+
+Tensor& copy_(Tensor& self, const Tensor& src, bool non_blocking) {
+  static const OpId kOp = op_id("copy_");
+  // Between devices the bytes move through the device APIs first; the kernel of self's
+  // device then converts dtype and layout.
+  Tensor source = src.device() == self.device() ? src : to(src, self.device());
+  call(kOp, {self, source, non_blocking});
+  return self;
+}
+
+Tensor& fill_(Tensor& self, Scalar value) {
+  static const OpId kOp = op_id("fill_.Scalar");
+  call(kOp, {self, value});
+  return self;
+}
+
+Tensor& fill_(Tensor& self, const Tensor& value) {
+  static const OpId kOp = op_id("fill_.Tensor");
+  call(kOp, {self, value});
+  return self;
+}
+
+Tensor arange(Scalar start, Scalar end, Scalar step, std::optional<ScalarType> dtype,
+              std::optional<Device> device) {
+  static const OpId kOp = op_id("arange.start_step");
+  return call1(kOp, {start, end, step, dtype, device});
+}
+
+Tensor arange(Scalar end, std::optional<ScalarType> dtype, std::optional<Device> device) {
+  return arange(Scalar(int64_t{0}), end, Scalar(int64_t{1}), dtype, device);
+}
+
+Tensor cat(const std::vector<Tensor>& tensors, int64_t dim) {
+  static const OpId kOp = op_id("cat");
+  return call1(kOp, {TensorList(tensors), dim});
+}
+Tensor& cat_out(Tensor& out, const std::vector<Tensor>& tensors, int64_t dim) {
+  static const OpId kOp = op_id("cat");
+  return out1(out, kOp, {TensorList(tensors), dim});
+}
+
+Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
+  static const OpId kOp = op_id("index_select");
+  return call1(kOp, {self, dim, index});
+}
+Tensor& index_select_out(Tensor& out, const Tensor& self, int64_t dim, const Tensor& index) {
+  static const OpId kOp = op_id("index_select");
+  return out1(out, kOp, {self, dim, index});
+}
+
+Tensor gather(const Tensor& self, int64_t dim, const Tensor& index) {
+  static const OpId kOp = op_id("gather");
+  return call1(kOp, {self, dim, index});
+}
+Tensor& gather_out(Tensor& out, const Tensor& self, int64_t dim, const Tensor& index) {
+  static const OpId kOp = op_id("gather");
+  return out1(out, kOp, {self, dim, index});
+}
+
+Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other) {
+  static const OpId kOp = op_id("where.self");
+  return call1(kOp, {condition, self, other});
+}
+Tensor where(const Tensor& condition, Scalar self, Scalar other) {
+  static const OpId kOp = op_id("where.Scalar");
+  return call1(kOp, {condition, self, other});
+}
+Tensor where(const Tensor& condition, Scalar self, const Tensor& other) {
+  static const OpId kOp = op_id("where.ScalarSelf");
+  return call1(kOp, {condition, self, other});
+}
+Tensor where(const Tensor& condition, const Tensor& self, Scalar other) {
+  static const OpId kOp = op_id("where.ScalarOther");
+  return call1(kOp, {condition, self, other});
+}
+Tensor& where_out(Tensor& out, const Tensor& condition, const Tensor& self, const Tensor& other) {
+  static const OpId kOp = op_id("where.self");
+  return out1(out, kOp, {condition, self, other});
+}
+
+Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t padding_idx) {
+  static const OpId kOp = op_id("embedding");
+  return call1(kOp, {weight, indices, padding_idx});
+}
+
+}  // namespace bp

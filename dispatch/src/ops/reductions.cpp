@@ -1,0 +1,106 @@
+// The typed operator API (backplane/ops.hpp): the reductions. The schemas and meta rules
+// of these ops are in core/src/ops/reductions.cpp.
+#include "typed_call.hpp"
+
+#include "backplane/ops.hpp"
+
+namespace bp {
+using namespace typed_api;
+
+Tensor sum(const Tensor& self, OptionalIntList dim, bool keepdim, std::optional<ScalarType> dtype) {
+  static const OpId kOp = op_id("sum.dim_IntList");
+  return call1(kOp, {self, dims(dim), keepdim, dtype});
+}
+Tensor& sum_out(Tensor& out, const Tensor& self, OptionalIntList dim, bool keepdim,
+                std::optional<ScalarType> dtype) {
+  static const OpId kOp = op_id("sum.dim_IntList");
+  return out1(out, kOp, {self, dims(dim), keepdim, dtype});
+}
+Tensor mean(const Tensor& self, OptionalIntList dim, bool keepdim,
+            std::optional<ScalarType> dtype) {
+  static const OpId kOp = op_id("mean.dim");
+  return call1(kOp, {self, dims(dim), keepdim, dtype});
+}
+Tensor& mean_out(Tensor& out, const Tensor& self, OptionalIntList dim, bool keepdim,
+                 std::optional<ScalarType> dtype) {
+  static const OpId kOp = op_id("mean.dim");
+  return out1(out, kOp, {self, dims(dim), keepdim, dtype});
+}
+Tensor prod(const Tensor& self, int64_t dim, bool keepdim, std::optional<ScalarType> dtype) {
+  static const OpId kOp = op_id("prod.dim_int");
+  return call1(kOp, {self, dim, keepdim, dtype});
+}
+Tensor& prod_out(Tensor& out, const Tensor& self, int64_t dim, bool keepdim,
+                 std::optional<ScalarType> dtype) {
+  static const OpId kOp = op_id("prod.dim_int");
+  return out1(out, kOp, {self, dim, keepdim, dtype});
+}
+
+Tensor prod(const Tensor& self, std::optional<ScalarType> dtype) {
+  static const OpId kOp = op_id("prod");
+  return call1(kOp, {self, dtype});
+}
+Tensor all(const Tensor& self) {
+  static const OpId kOp = op_id("all");
+  return call1(kOp, {self});
+}
+Tensor any(const Tensor& self) {
+  static const OpId kOp = op_id("any");
+  return call1(kOp, {self});
+}
+
+Tensor amax(const Tensor& self, std::vector<int64_t> dim, bool keepdim) {
+  static const OpId kOp = op_id("amax");
+  return call1(kOp, {self, dims(dim), keepdim});
+}
+Tensor& amax_out(Tensor& out, const Tensor& self, std::vector<int64_t> dim, bool keepdim) {
+  static const OpId kOp = op_id("amax");
+  return out1(out, kOp, {self, dims(dim), keepdim});
+}
+
+Tensor amin(const Tensor& self, std::vector<int64_t> dim, bool keepdim) {
+  static const OpId kOp = op_id("amin");
+  return call1(kOp, {self, dims(dim), keepdim});
+}
+Tensor& amin_out(Tensor& out, const Tensor& self, std::vector<int64_t> dim, bool keepdim) {
+  static const OpId kOp = op_id("amin");
+  return out1(out, kOp, {self, dims(dim), keepdim});
+}
+
+Tensor argmax(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
+  static const OpId kOp = op_id("argmax");
+  return call1(kOp, {self, dim, keepdim});
+}
+Tensor& argmax_out(Tensor& out, const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
+  static const OpId kOp = op_id("argmax");
+  return out1(out, kOp, {self, dim, keepdim});
+}
+
+Tensor argmin(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
+  static const OpId kOp = op_id("argmin");
+  return call1(kOp, {self, dim, keepdim});
+}
+Tensor& argmin_out(Tensor& out, const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
+  static const OpId kOp = op_id("argmin");
+  return out1(out, kOp, {self, dim, keepdim});
+}
+
+Tensor all(const Tensor& self, int64_t dim, bool keepdim) {
+  static const OpId kOp = op_id("all.dim");
+  return call1(kOp, {self, dim, keepdim});
+}
+Tensor& all_out(Tensor& out, const Tensor& self, int64_t dim, bool keepdim) {
+  static const OpId kOp = op_id("all.dim");
+  return out1(out, kOp, {self, dim, keepdim});
+}
+
+Tensor any(const Tensor& self, int64_t dim, bool keepdim) {
+  static const OpId kOp = op_id("any.dim");
+  return call1(kOp, {self, dim, keepdim});
+}
+Tensor& any_out(Tensor& out, const Tensor& self, int64_t dim, bool keepdim) {
+  static const OpId kOp = op_id("any.dim");
+  return out1(out, kOp, {self, dim, keepdim});
+}
+
+}  // namespace bp
