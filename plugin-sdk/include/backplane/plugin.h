@@ -11,6 +11,22 @@
  *     details with host->set_error();
  *   - ownership is explicit in each comment: "borrowed" pointers are valid for the duration
  *     of the call only.
+ * Contracts that hold for every function below:
+ *   - Input structs (bp_call, bp_tensor, bp_device_api, bp_host_api, the descriptor) carry
+ *     the struct_size of the side that filled them; the reader uses only the members that
+ *     lie within it. The one output struct, bp_device_props, is zeroed by the runtime, which
+ *     sets struct_size to the size it was built with: the plugin writes only members that
+ *     lie within that size and leaves struct_size as it found it.
+ *   - Strings a plugin hands to the runtime are NUL terminated UTF-8. The descriptor's
+ *     name, version and vendor stay valid from bp_plugin_query until shutdown returns (a
+ *     string literal is the usual choice); device_count's reason until the next call into
+ *     the plugin. Everything else (backend and op names, error and log messages) is copied
+ *     before the call returns. The runtime reads at most 256 bytes of a name or reason.
+ *   - Streams are reserved in ABI 1.x: the runtime passes NULL wherever a stream is taken
+ *     (bp_call.stream, copy, synchronize) and never calls stream_create/stream_destroy. A
+ *     kernel or copy may still run asynchronously on the device's default stream, in the
+ *     order the runtime issues them; the runtime calls synchronize (when the device has
+ *     one) after every copy to or from host memory and before the host reads a result.
  */
 #ifndef BACKPLANE_PLUGIN_H
 #define BACKPLANE_PLUGIN_H
@@ -41,7 +57,7 @@ enum {
   BP_ERR_DEVICE = 4,           /* the device or its driver failed / was lost */
   BP_ERR_INDEX = 5,            /* an index value out of range (index_select, gather) */
   BP_ERR_INTERNAL = 6,         /* a bug in the callee */
-  BP_ERR_NOT_FOUND = 7,        /* unknown name (op, backend, extension) */
+  BP_ERR_NOT_FOUND = 7,        /* unknown name (op, backend) */
   BP_ERR_NO_DEVICE = 8         /* the backend works but found no device */
 };
 
@@ -137,7 +153,7 @@ typedef struct bp_call {
   size_t nargs;         /* number of inputs + number of outputs */
   size_t noutputs;      /* the last `noutputs` args are the outputs */
   int32_t device_index;
-  void* stream;     /* the plugin's stream handle, or NULL for its default stream */
+  void* stream;     /* reserved: NULL (the default stream) in ABI 1.x */
   void* kernel_ctx; /* what the plugin passed to register_kernel */
 } bp_call;
 
@@ -182,15 +198,18 @@ typedef struct bp_device_api {
   /* Allocates `bytes` (may be 0: returns a unique non-NULL or NULL pointer, either is
    * accepted by free) aligned to at least `alignment` (a power of two). */
   bp_status (*alloc)(void* ctx, int32_t index, size_t bytes, size_t alignment, void** out);
+  /* Frees what alloc returned. free(ctx, index, NULL) is allowed and does nothing. */
   bp_status (*free)(void* ctx, int32_t index, void* ptr);
   /* Copies `bytes` between host memory and this device, or within the device. Ordered on
-   * `stream` (NULL = default stream); host memory must stay valid until synchronised. */
+   * `stream` (reserved: NULL, the default stream); host memory must stay valid until
+   * synchronised. */
   bp_status (*copy)(void* ctx, int32_t index, bp_copy_kind kind, void* dst, const void* src,
                     size_t bytes, void* stream);
-  /* Optional (NULL when the device has no streams: work is then synchronous). */
+  /* Reserved in ABI 1.x (the runtime never calls them); may be NULL. */
   bp_status (*stream_create)(void* ctx, int32_t index, void** out_stream);
   bp_status (*stream_destroy)(void* ctx, int32_t index, void* stream);
-  /* Blocks until all work on `stream` (NULL = default) is done. Optional. */
+  /* Blocks until all work on `stream` (NULL = default) is done. Optional (NULL: every
+   * kernel and copy completes before it returns). */
   bp_status (*synchronize)(void* ctx, int32_t index, void* stream);
   /* ABI 1.2, optional (NULL, or absent in a 1.0/1.1 plugin's smaller struct_size: nothing to
    * say). Writes to `out` (`capacity` bytes, NUL terminated; truncated to fit) what decides
@@ -234,11 +253,11 @@ typedef struct bp_host_api {
 /* ---- the plugin descriptor ----------------------------------------------------------- */
 typedef struct bp_plugin_descriptor {
   size_t struct_size;
-  uint32_t abi_major; /* BP_ABI_MAJOR the plugin was built against */
-  uint32_t abi_minor; /* BP_ABI_MINOR the plugin was built against */
-  const char* name;   /* "reference"; static */
-  const char* version;
-  const char* vendor;
+  uint32_t abi_major;  /* BP_ABI_MAJOR the plugin was built against */
+  uint32_t abi_minor;  /* BP_ABI_MINOR the plugin was built against */
+  const char* name;    /* "reference"; valid until shutdown returns (see above) */
+  const char* version; /* "1.4.0"; the same */
+  const char* vendor;  /* "Acme"; the same */
   /* Registers backends and kernels through `host`. `options` is the plugin's config table
    * as TOML text (may be empty, never NULL). `host` stays valid until shutdown. */
   bp_status (*init)(const bp_host_api* host, const char* options);
