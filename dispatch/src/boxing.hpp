@@ -42,7 +42,11 @@ bp_tensor describe_tensor(const Tensor& t);
 [[gnu::always_inline]] inline void describe_tensor(const Tensor& t, Device device, bp_tensor* d) {
   d->struct_size = sizeof(bp_tensor);
   d->data = t.storage()->data();
-  d->byte_offset = static_cast<uint64_t>(t.storage_offset()) * element_size(t.dtype());
+  // element_size (dtype.hpp) without its check: a defined tensor's dtype is valid (checked
+  // when it was made).
+  constexpr uint8_t kElementSizes[kNumScalarTypes] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8};
+  d->byte_offset =
+      static_cast<uint64_t>(t.storage_offset()) * kElementSizes[static_cast<uint8_t>(t.dtype())];
   d->device_type = device.type;
   d->device_index = device.index;
   d->dtype = static_cast<bp_dtype>(t.dtype());

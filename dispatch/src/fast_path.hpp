@@ -82,6 +82,19 @@ class ElementwiseCall {
 // and the composites reach their kernels this way.
 bool run_elementwise_boxed(OpId op, std::span<const IValue> args, Tensor& out, bool allocate);
 
+// a.sizes() == b.sizes() as a plain loop: the shapes here have a handful of dims, and
+// small_vector's operator== (iterators and a generic algorithm) costs several times this on
+// the fast path's three comparisons per call.
+inline bool same_sizes(const Shape& a, const Shape& b) {
+  const size_t n = a.size();
+  if (n != b.size()) return false;
+  const int64_t* x = a.data();
+  const int64_t* y = b.data();
+  for (size_t d = 0; d < n; ++d)
+    if (x[d] != y[d]) return false;
+  return true;
+}
+
 // The same view of the same storage (an in-place call, where out is self, is no overlap).
 inline bool same_view_of_storage(const Tensor& a, const Tensor& b) {
   return a.storage_offset() == b.storage_offset() && a.strides() == b.strides() &&
@@ -104,7 +117,7 @@ inline bool ElementwiseCall::run(const Tensor* const* tensors, const Scalar* sca
   uint32_t signature = sizes.empty() ? 1u : 0u;
   for (int i = 0; i < N; ++i) {
     const Tensor& t = *tensors[i];
-    if (i > 0 && (!t.defined() || t.storage()->device() != device || t.sizes() != sizes))
+    if (i > 0 && (!t.defined() || t.storage()->device() != device || !same_sizes(t.sizes(), sizes)))
       return false;
     signature = signature << 6 | static_cast<uint32_t>(t.dtype()) << 1 |
                 static_cast<uint32_t>(t.is_wrapped_number());
@@ -128,7 +141,7 @@ inline bool ElementwiseCall::run(const Tensor* const* tensors, const Scalar* sca
     allocate_output(*backend, device, sizes, first.numel(), result_dtype, out);
   } else {
     if (!out.defined() || out.dtype() != result_dtype || out.storage()->device() != device ||
-        out.sizes() != sizes)
+        !same_sizes(out.sizes(), sizes))
       return false;
     for (int i = 0; i < N; ++i)
       if (tensors[i]->storage() == out.storage() && !same_view_of_storage(*tensors[i], out))
