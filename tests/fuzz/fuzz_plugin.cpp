@@ -1,5 +1,5 @@
 // libFuzzer target: the plugin descriptor and the host side of the C ABI
-// (dispatch/src/runtime.cpp, introspection.cpp), driven by a plugin whose every answer
+// (dispatch/src/runtime*.cpp, introspection.cpp), driven by a plugin whose every answer
 // comes from the input. bp::register_plugin gets a descriptor with fuzzed struct_size, ABI
 // versions and name/version/vendor strings (NULL, empty, not NUL-terminated within the 4096
 // bytes the host may read, garbage); its init makes a fuzzed sequence of host API calls:
@@ -78,7 +78,7 @@ bp_device_api g_api[kMaxBackends];
 DeviceBehaviour g_behaviour[kMaxBackends];
 int g_backends_made = 0;
 
-// The most the host reads of any plugin string (runtime.cpp, kMaxPluginMessage; names are
+// The most the host reads of any plugin string (runtime_host_api.hpp, kMaxPluginMessage; names are
 // read up to 256 bytes): an unterminated string is this long, so a host that keeps to its
 // bounds stays inside it and one that calls strlen reads past it.
 constexpr size_t kUnterminated = 4096;
