@@ -24,6 +24,14 @@ std::vector<CopyShape> copy_shapes() {
 
 constexpr size_t kTail = 61;  // bytes after the copied range that must stay untouched
 
+// What a destination must hold after copy `c`: its background with the source range in place.
+Bytes expected_after(const Bytes& background, const Bytes& src, const CopyShape& c) {
+  Bytes want = background;
+  std::copy_n(src.begin() + static_cast<std::ptrdiff_t>(c.src_offset), c.bytes,
+              want.begin() + static_cast<std::ptrdiff_t>(c.dst_offset));
+  return want;
+}
+
 }  // namespace
 
 void check_copy_host_to_device(const Dev& dev) {
@@ -38,9 +46,7 @@ void check_copy_host_to_device(const Dev& dev) {
     dev.copy(BP_COPY_HOST_TO_DEVICE, d.get() + c.dst_offset, src.data() + c.src_offset, c.bytes,
              nullptr, what);
     dev.synchronize(nullptr);
-    Bytes want = background;
-    std::copy_n(src.begin() + static_cast<std::ptrdiff_t>(c.src_offset), c.bytes,
-                want.begin() + static_cast<std::ptrdiff_t>(c.dst_offset));
+    const Bytes want = expected_after(background, src, c);
     expect_bytes(dev.read(d.get(), n), want, c.dst_offset, c.dst_offset + c.bytes,
                  dev.copy_call(BP_COPY_HOST_TO_DEVICE, c.bytes, nullptr, what),
                  fmt::format("device buffer ({} bytes, {})", n, dev.observed()));
@@ -61,9 +67,7 @@ void check_copy_device_to_host(const Dev& dev) {
     dev.copy(BP_COPY_DEVICE_TO_HOST, host.data() + c.dst_offset, d.get() + c.src_offset, c.bytes,
              nullptr, what);
     dev.synchronize(nullptr);
-    Bytes want = background;
-    std::copy_n(src.begin() + static_cast<std::ptrdiff_t>(c.src_offset), c.bytes,
-                want.begin() + static_cast<std::ptrdiff_t>(c.dst_offset));
+    const Bytes want = expected_after(background, src, c);
     expect_bytes(host, want, c.dst_offset, c.dst_offset + c.bytes,
                  dev.copy_call(BP_COPY_DEVICE_TO_HOST, c.bytes, nullptr, what),
                  fmt::format("host buffer ({} bytes)", n));
@@ -87,9 +91,7 @@ void check_copy_device_to_device(const Dev& dev) {
     dev.copy(BP_COPY_DEVICE_TO_DEVICE, d.get() + c.dst_offset, s.get() + c.src_offset, c.bytes,
              nullptr, what);
     dev.synchronize(nullptr);
-    Bytes want = background;
-    std::copy_n(src.begin() + static_cast<std::ptrdiff_t>(c.src_offset), c.bytes,
-                want.begin() + static_cast<std::ptrdiff_t>(c.dst_offset));
+    const Bytes want = expected_after(background, src, c);
     expect_bytes(dev.read(d.get(), n), want, c.dst_offset, c.dst_offset + c.bytes, call,
                  fmt::format("destination buffer ({} bytes, {})", n, dev.observed()));
     expect_bytes(dev.read(s.get(), src.size()), src, 0, 0, call,
