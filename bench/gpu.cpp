@@ -63,12 +63,15 @@ bp::Tensor random_matrix(int64_t n, uint32_t seed, bp::ScalarType dtype, bp::Dev
   return dtype == bp::ScalarType::Float32 ? t : bp::to(t, dtype);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) try {
-  std::string device_text = "cuda:0";
+struct Options {
+  std::string device = "cuda:0";
   int repeats = 10;
-  int64_t large = int64_t{256} << 20, matmul_n = 8192;
+  int64_t large = int64_t{256} << 20;  // elements of the copy and the add
+  int64_t matmul_n = 8192;
+};
+
+Options parse_options(int argc, char** argv) {
+  Options o;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     auto value = [&] {
@@ -76,60 +79,77 @@ int main(int argc, char** argv) try {
       return std::string(argv[++i]);
     };
     if (arg == "--device")
-      device_text = value();
+      o.device = value();
     else if (arg == "--repeats")
-      repeats = std::stoi(value());
+      o.repeats = std::stoi(value());
     else if (arg == "--elements")
-      large = std::stoll(value());
+      o.large = std::stoll(value());
     else if (arg == "--matmul")
-      matmul_n = std::stoll(value());
+      o.matmul_n = std::stoll(value());
     else
       throw std::runtime_error("unknown argument " + arg +
                                " (--device SEL --repeats N --elements N --matmul N)");
   }
+  return o;
+}
+
+// copy_gbps and add_gbps.
+void bandwidth_rows(const Options& o, bp::Device device, std::vector<Row>& rows) {
+  const bp::Tensor a = bp::full({o.large}, 1.5, bp::ScalarType::Float32, device);
+  const bp::Tensor b = bp::full({o.large}, 2.0, bp::ScalarType::Float32, device);
+  bp::Tensor out = bp::empty({o.large}, bp::ScalarType::Float32, device);
+  const double gib = static_cast<double>(o.large) * 4 / 1e9;
+  const double copy = median_seconds(o.repeats, [&] { bp::copy_(out, a); });
+  rows.push_back({"copy_gbps", "GB/s", 2 * gib / copy});
+  const double add = median_seconds(o.repeats, [&] { bp::add_out(out, a, b); });
+  rows.push_back({"add_gbps", "GB/s", 3 * gib / add});
+}
+
+// matmul_f32_tflops and matmul_bf16_tflops.
+void matmul_rows(const Options& o, bp::Device device, std::vector<Row>& rows) {
+  const int64_t n = o.matmul_n;
+  for (const auto& [dtype, name] : {std::pair{bp::ScalarType::Float32, "matmul_f32_tflops"},
+                                    std::pair{bp::ScalarType::BFloat16, "matmul_bf16_tflops"}}) {
+    const bp::Tensor a = random_matrix(n, 1, dtype, device);
+    const bp::Tensor b = random_matrix(n, 2, dtype, device);
+    bp::Tensor out = bp::empty({n, n}, dtype, device);
+    const double t = median_seconds(std::max(3, o.repeats / 2), [&] { bp::matmul_out(out, a, b); });
+    rows.push_back({name, "TFLOP/s", 2.0 * static_cast<double>(n) * n * n / t / 1e12});
+  }
+}
+
+// add1_us and add1_pipelined_us.
+void latency_rows(const Options& o, bp::Device device, std::vector<Row>& rows) {
+  const bp::Tensor a = bp::full({1}, 1.5, bp::ScalarType::Float32, device);
+  const bp::Tensor b = bp::full({1}, 2.0, bp::ScalarType::Float32, device);
+  bp::Tensor out = bp::empty({1}, bp::ScalarType::Float32, device);
+  constexpr int kOps = 10000;
+  const double one = median_seconds(o.repeats, [&] {
+    for (int i = 0; i < 100; ++i) {
+      bp::add_out(out, a, b);
+      synchronize();
+    }
+  });
+  rows.push_back({"add1_us", "us", one / 100 * 1e6});
+  const double pipelined = median_seconds(o.repeats, [&] {
+    for (int i = 0; i < kOps; ++i) bp::add_out(out, a, b);
+  });
+  rows.push_back({"add1_pipelined_us", "us", pipelined / kOps * 1e6});
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+  const Options o = parse_options(argc, argv);
   // The plugins the environment names (BACKPLANE_PLUGIN_PATH, BACKPLANE_DEVICE), as an
   // application starts.
   bp::init();
-  const bp::Device device = bp::Device::parse(device_text);
+  const bp::Device device = bp::Device::parse(o.device);
   g_raw = bp::raw_device_api(device);
   std::vector<Row> rows;
-
-  {
-    const bp::Tensor a = bp::full({large}, 1.5, bp::ScalarType::Float32, device);
-    const bp::Tensor b = bp::full({large}, 2.0, bp::ScalarType::Float32, device);
-    bp::Tensor out = bp::empty({large}, bp::ScalarType::Float32, device);
-    const double gib = static_cast<double>(large) * 4 / 1e9;
-    const double copy = median_seconds(repeats, [&] { bp::copy_(out, a); });
-    rows.push_back({"copy_gbps", "GB/s", 2 * gib / copy});
-    const double add = median_seconds(repeats, [&] { bp::add_out(out, a, b); });
-    rows.push_back({"add_gbps", "GB/s", 3 * gib / add});
-  }
-  for (const auto& [dtype, name] : {std::pair{bp::ScalarType::Float32, "matmul_f32_tflops"},
-                                    std::pair{bp::ScalarType::BFloat16, "matmul_bf16_tflops"}}) {
-    const bp::Tensor a = random_matrix(matmul_n, 1, dtype, device);
-    const bp::Tensor b = random_matrix(matmul_n, 2, dtype, device);
-    bp::Tensor out = bp::empty({matmul_n, matmul_n}, dtype, device);
-    const double t = median_seconds(std::max(3, repeats / 2), [&] { bp::matmul_out(out, a, b); });
-    rows.push_back(
-        {name, "TFLOP/s", 2.0 * static_cast<double>(matmul_n) * matmul_n * matmul_n / t / 1e12});
-  }
-  {
-    const bp::Tensor a = bp::full({1}, 1.5, bp::ScalarType::Float32, device);
-    const bp::Tensor b = bp::full({1}, 2.0, bp::ScalarType::Float32, device);
-    bp::Tensor out = bp::empty({1}, bp::ScalarType::Float32, device);
-    constexpr int kOps = 10000;
-    const double one = median_seconds(repeats, [&] {
-      for (int i = 0; i < 100; ++i) {
-        bp::add_out(out, a, b);
-        synchronize();
-      }
-    });
-    rows.push_back({"add1_us", "us", one / 100 * 1e6});
-    const double pipelined = median_seconds(repeats, [&] {
-      for (int i = 0; i < kOps; ++i) bp::add_out(out, a, b);
-    });
-    rows.push_back({"add1_pipelined_us", "us", pipelined / kOps * 1e6});
-  }
+  bandwidth_rows(o, device, rows);
+  matmul_rows(o, device, rows);
+  latency_rows(o, device, rows);
 
   const bp::DeviceInfo info = bp::device_info(device);
   std::printf("{\"device\": \"%s\", \"name\": \"%s\", \"rows\": [", device.str().c_str(),

@@ -465,27 +465,8 @@ BENCHMARK(BM_bp_matmul_tiled)->Apply(sizes);
 BENCHMARK(BM_clblast_sgemm)->Apply(sizes);
 #endif
 
-int main(int argc, char** argv) try {
-  benchmark::Initialize(&argc, argv);
-  const bp::PluginLoadReport report =
-      bp::load_plugin(std::string(BP_PLUGIN_DIR) + "/libbackplane_plugin_opencl.so");
-  if (report.status != bp::LoadStatus::Loaded) {
-    std::fprintf(stderr, "bench_opencl: the opencl plugin did not load (%s): %s\n",
-                 std::string(bp::to_string(report.status)).c_str(), report.message.c_str());
-    return 1;
-  }
-  g_raw = bp::raw_device_api(kDevice);
-  g_cl.open();
-  const bp::DeviceInfo info = bp::device_info(kDevice);
-  std::printf("%s: %s; plain OpenCL on: %s\n", kDevice.str().c_str(), info.name.c_str(),
-              g_cl.name.c_str());
-
-  first_calls();
-
-  bp::bench::RecordingReporter reporter;
-  benchmark::RunSpecifiedBenchmarks(&reporter);
-  benchmark::Shutdown();
-
+// The table: each Backplane figure next to its anchor, measured in the same run.
+void print_figures(bp::bench::RecordingReporter& reporter) {
   // Rates from a time per unit of work (`work / seconds`), and times per op in us.
   auto rate = [&](const std::string& name, double work) {
     const Figure f = reporter.figure(name);
@@ -524,6 +505,30 @@ int main(int argc, char** argv) try {
     print_row(what.c_str(), "tiled kernel", rate("BM_bp_matmul_tiled" + arg, flop), "CLBlast alone",
               rate("BM_clblast_sgemm" + arg, flop));
   }
+}
+
+int main(int argc, char** argv) try {
+  benchmark::Initialize(&argc, argv);
+  const bp::PluginLoadReport report =
+      bp::load_plugin(std::string(BP_PLUGIN_DIR) + "/libbackplane_plugin_opencl.so");
+  if (report.status != bp::LoadStatus::Loaded) {
+    std::fprintf(stderr, "bench_opencl: the opencl plugin did not load (%s): %s\n",
+                 std::string(bp::to_string(report.status)).c_str(), report.message.c_str());
+    return 1;
+  }
+  g_raw = bp::raw_device_api(kDevice);
+  g_cl.open();
+  const bp::DeviceInfo info = bp::device_info(kDevice);
+  std::printf("%s: %s; plain OpenCL on: %s\n", kDevice.str().c_str(), info.name.c_str(),
+              g_cl.name.c_str());
+
+  first_calls();
+
+  bp::bench::RecordingReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+
+  print_figures(reporter);
   return 0;
 } catch (const std::exception& e) {
   std::fprintf(stderr, "bench_opencl: %s\n", e.what());

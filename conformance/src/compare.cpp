@@ -121,6 +121,131 @@ int64_t ulp_distance(double a, double b, ScalarType dtype) {
   return static_cast<int64_t>(d > kMax ? kMax : d);
 }
 
+namespace {
+
+constexpr const char* kNotWritten =
+    "not written (or read out of bounds): the element still holds the guard pattern";
+
+// One comparison of two tensors of one dtype and shape, element by element: the worst
+// errors go into the result, each mismatch is counted by kind, and the first is described.
+class ElementComparison {
+ public:
+  ElementComparison(const Tensor& got, const Tensor& want, CompareResult& r)
+      : got_(got), want_(want), r_(r) {}
+
+  // Integers and bools are exact whatever the tolerance says: there is no rounding.
+  void integers() {
+    const std::vector<int64_t> g = to_vector<int64_t>(got_);
+    const std::vector<int64_t> w = to_vector<int64_t>(want_);
+    for (int64_t i = 0; i < want_.numel(); ++i) {
+      const auto gi = g[static_cast<size_t>(i)], wi = w[static_cast<size_t>(i)];
+      if (gi == wi) continue;
+      // |gi - wi| in uint64 (no overflow across the int64 range).
+      const uint64_t diff = gi > wi ? static_cast<uint64_t>(gi) - static_cast<uint64_t>(wi)
+                                    : static_cast<uint64_t>(wi) - static_cast<uint64_t>(gi);
+      r_.max_abs_err = std::max(r_.max_abs_err, static_cast<double>(diff));
+      constexpr auto kMax = static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
+      r_.max_ulp = std::max(r_.max_ulp, static_cast<int64_t>(std::min(diff, kMax)));
+      if (not_written(i)) {
+        ++bad_.not_written;
+        note_first(i, fmt::format("{}", gi), fmt::format("{}", wi), kNotWritten);
+        continue;
+      }
+      ++bad_.value;
+      value_max_abs_ = std::max(value_max_abs_, static_cast<double>(diff));
+      note_first(i, fmt::format("{}", gi), fmt::format("{}", wi), "exact");
+    }
+  }
+
+  // NaN positions and infinities exactly, each finite pair under the tolerance.
+  void floats(const Tolerance& tol) {
+    const std::vector<double> g = to_vector<double>(got_);
+    const std::vector<double> w = to_vector<double>(want_);
+    for (int64_t i = 0; i < want_.numel(); ++i) {
+      const double gi = g[static_cast<size_t>(i)], wi = w[static_cast<size_t>(i)];
+      std::string why;
+      int64_t* kind = float_mismatch(gi, wi, tol, why);
+      if (kind == nullptr) continue;
+      if (not_written(i)) {
+        kind = &bad_.not_written;
+        why = kNotWritten;
+      }
+      ++*kind;
+      note_first(i, value_str(gi), value_str(wi), why);
+    }
+  }
+
+  // "" when every element matched, else the message.
+  std::string verdict() const {
+    if (bad_.total() == 0) return {};
+    const bool floating = is_floating(want_.dtype());
+    return fmt::format("{} of {} elements differ: {}; first {}", bad_.total(), want_.numel(),
+                       bad_.describe(floating, value_max_abs_, value_max_ulp_), first_);
+  }
+
+ private:
+  // The counter of the kind of mismatch between two floating values (and why, for the
+  // message), or nullptr when they match. Finite pairs update the worst errors.
+  int64_t* float_mismatch(double gi, double wi, const Tolerance& tol, std::string& why) {
+    if (std::isnan(gi) || std::isnan(wi)) {
+      if (std::isnan(gi) && std::isnan(wi)) return nullptr;
+      why = "NaN positions must match";
+      return &bad_.nan;
+    }
+    if (std::isinf(gi) || std::isinf(wi)) {
+      if (gi == wi) return nullptr;
+      why = "infinities must match with their sign";
+      return &bad_.inf;
+    }
+    const double diff = std::fabs(gi - wi);
+    const int64_t ulp = ulp_distance(gi, wi, want_.dtype());
+    r_.max_abs_err = std::max(r_.max_abs_err, diff);
+    r_.max_ulp = std::max(r_.max_ulp, ulp);
+    if (tol.exact && tol.signed_zeros && gi == 0.0 && wi == 0.0) {
+      if (std::signbit(gi) == std::signbit(wi)) return nullptr;
+      why = "a zero of the wrong sign; this op's zeros are compared by sign";
+      return &bad_.sign;
+    }
+    const bool pass = tol.exact ? gi == wi
+                                : diff <= tol.atol + tol.rtol * std::fabs(wi) ||
+                                      (tol.max_ulp > 0 && ulp <= tol.max_ulp);
+    if (pass) return nullptr;
+    value_max_abs_ = std::max(value_max_abs_, diff);
+    value_max_ulp_ = std::max(value_max_ulp_, ulp);
+    why = fmt::format("|diff| {}, {} ulp; allowed {}", value_str(diff), ulp, to_string(tol));
+    return &bad_.value;
+  }
+
+  // Whether element i was never written: the guard pattern where the reference has a value.
+  // The guards are read on the first mismatch only: a passing comparison reads no bytes twice.
+  bool not_written(int64_t i) {
+    if (got_guard_.empty()) {
+      got_guard_ = holds_guard_pattern(got_);
+      want_guard_ = holds_guard_pattern(want_);
+    }
+    return got_guard_[static_cast<size_t>(i)] && !want_guard_[static_cast<size_t>(i)];
+  }
+
+  void note_first(int64_t i, const std::string& got_text, const std::string& want_text,
+                  const std::string& why) {
+    if (!first_.empty()) return;
+    r_.first_bad_index = i;
+    first_ = fmt::format("at {}: got {}, want {} ({})", multi_index(i, want_.sizes()), got_text,
+                         want_text, why);
+  }
+
+  const Tensor& got_;
+  const Tensor& want_;
+  CompareResult& r_;
+  Mismatches bad_;
+  double value_max_abs_ = 0.0;  // over the finite pairs out of tolerance (the message's)
+  int64_t value_max_ulp_ = 0;
+  std::string first_;  // the first mismatch, described
+  std::vector<bool> got_guard_, want_guard_;
+};
+
+}  // namespace
+
 CompareResult compare(const Tensor& got, const Tensor& want, const Tolerance& tol) {
   CompareResult r;
   auto fail = [&r](std::string message) {
@@ -134,100 +259,12 @@ CompareResult compare(const Tensor& got, const Tensor& want, const Tolerance& to
   if (got.sizes() != want.sizes())
     return fail(fmt::format("shape mismatch: got {}, want {}", shape_str(got.sizes()),
                             shape_str(want.sizes())));
-  const ScalarType dtype = want.dtype();
-  const int64_t n = want.numel();
-  Mismatches bad;
-  double value_max_abs = 0.0;  // over the finite pairs out of tolerance (the message's)
-  int64_t value_max_ulp = 0;
-  std::string first;  // the first mismatch, described
-  // Filled on the first mismatch only: a passing comparison reads no bytes twice.
-  std::vector<bool> got_guard, want_guard;
-  // Whether element i was never written: the guard pattern where the reference has a value.
-  auto not_written = [&](int64_t i) {
-    if (got_guard.empty()) {
-      got_guard = holds_guard_pattern(got);
-      want_guard = holds_guard_pattern(want);
-    }
-    return got_guard[static_cast<size_t>(i)] && !want_guard[static_cast<size_t>(i)];
-  };
-  auto note_first = [&](int64_t i, const std::string& got_text, const std::string& want_text,
-                        const std::string& why) {
-    if (!first.empty()) return;
-    r.first_bad_index = i;
-    first = fmt::format("at {}: got {}, want {} ({})", multi_index(i, want.sizes()), got_text,
-                        want_text, why);
-  };
-
-  if (!is_floating(dtype)) {
-    // Integers and bools are exact whatever the tolerance says: there is no rounding.
-    const std::vector<int64_t> g = to_vector<int64_t>(got);
-    const std::vector<int64_t> w = to_vector<int64_t>(want);
-    for (int64_t i = 0; i < n; ++i) {
-      const auto gi = g[static_cast<size_t>(i)], wi = w[static_cast<size_t>(i)];
-      if (gi == wi) continue;
-      // |gi - wi| in uint64 (no overflow across the int64 range).
-      const uint64_t diff = gi > wi ? static_cast<uint64_t>(gi) - static_cast<uint64_t>(wi)
-                                    : static_cast<uint64_t>(wi) - static_cast<uint64_t>(gi);
-      r.max_abs_err = std::max(r.max_abs_err, static_cast<double>(diff));
-      constexpr auto kMax = static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
-      r.max_ulp = std::max(r.max_ulp, static_cast<int64_t>(std::min(diff, kMax)));
-      if (not_written(i)) {
-        ++bad.not_written;
-        note_first(i, fmt::format("{}", gi), fmt::format("{}", wi),
-                   "not written (or read out of bounds): the element still holds the guard "
-                   "pattern");
-        continue;
-      }
-      ++bad.value;
-      value_max_abs = std::max(value_max_abs, static_cast<double>(diff));
-      note_first(i, fmt::format("{}", gi), fmt::format("{}", wi), "exact");
-    }
-  } else {
-    const std::vector<double> g = to_vector<double>(got);
-    const std::vector<double> w = to_vector<double>(want);
-    for (int64_t i = 0; i < n; ++i) {
-      const double gi = g[static_cast<size_t>(i)], wi = w[static_cast<size_t>(i)];
-      int64_t* kind = nullptr;
-      std::string why;
-      if (std::isnan(gi) || std::isnan(wi)) {
-        if (std::isnan(gi) && std::isnan(wi)) continue;
-        kind = &bad.nan;
-        why = "NaN positions must match";
-      } else if (std::isinf(gi) || std::isinf(wi)) {
-        if (gi == wi) continue;
-        kind = &bad.inf;
-        why = "infinities must match with their sign";
-      } else {
-        const double diff = std::fabs(gi - wi);
-        const int64_t ulp = ulp_distance(gi, wi, dtype);
-        r.max_abs_err = std::max(r.max_abs_err, diff);
-        r.max_ulp = std::max(r.max_ulp, ulp);
-        if (tol.exact && tol.signed_zeros && gi == 0.0 && wi == 0.0) {
-          if (std::signbit(gi) == std::signbit(wi)) continue;
-          kind = &bad.sign;
-          why = "a zero of the wrong sign; this op's zeros are compared by sign";
-        } else {
-          const bool pass = tol.exact ? gi == wi
-                                      : diff <= tol.atol + tol.rtol * std::fabs(wi) ||
-                                            (tol.max_ulp > 0 && ulp <= tol.max_ulp);
-          if (pass) continue;
-          kind = &bad.value;
-          value_max_abs = std::max(value_max_abs, diff);
-          value_max_ulp = std::max(value_max_ulp, ulp);
-          why = fmt::format("|diff| {}, {} ulp; allowed {}", value_str(diff), ulp, to_string(tol));
-        }
-      }
-      if (not_written(i)) {
-        kind = &bad.not_written;
-        why = "not written (or read out of bounds): the element still holds the guard pattern";
-      }
-      ++*kind;
-      note_first(i, value_str(gi), value_str(wi), why);
-    }
-  }
-  if (bad.total() > 0)
-    return fail(fmt::format("{} of {} elements differ: {}; first {}", bad.total(), n,
-                            bad.describe(is_floating(dtype), value_max_abs, value_max_ulp), first));
+  ElementComparison elements(got, want, r);
+  if (is_floating(want.dtype()))
+    elements.floats(tol);
+  else
+    elements.integers();
+  if (std::string message = elements.verdict(); !message.empty()) return fail(std::move(message));
   return r;
 }
 

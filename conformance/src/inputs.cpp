@@ -63,81 +63,33 @@ Tensor contiguous_from(IntArrayRef sizes, ScalarType dtype, const std::vector<do
   return to(from_vector(values, sizes, kReferenceDevice), dtype);
 }
 
+// The special values of a floating dtype, from its smallest denormal, smallest normal and
+// largest finite value: NaN, ±inf, ±0, ±denormal, the smallest normal, ±max, then values
+// that round differently (±1, 0.5, 1.5, ±2.5).
+std::vector<double> floating_specials(double denorm_min, double normal_min, double max) {
+  const double inf = std::numeric_limits<double>::infinity();
+  return {NAN, inf,  -inf, -0.0, 0.0, denorm_min, -denorm_min, normal_min,
+          max, -max, 1,    -1,   0.5, 1.5,        2.5,         -2.5};
+}
+
 }  // namespace
 
 std::vector<double> special_values(ScalarType dtype) {
-  const double inf = std::numeric_limits<double>::infinity();
   switch (dtype) {
     case ScalarType::Bool:
       return {0, 1};
     case ScalarType::Float16:
-      return {NAN,
-              inf,
-              -inf,
-              -0.0,
-              0.0,
-              5.960464477539063e-08,
-              -5.960464477539063e-08,
-              6.103515625e-05,
-              65504.0,
-              -65504.0,
-              1,
-              -1,
-              0.5,
-              1.5,
-              2.5,
-              -2.5};
+      return floating_specials(5.960464477539063e-08, 6.103515625e-05, 65504.0);
     case ScalarType::BFloat16:
-      return {NAN,
-              inf,
-              -inf,
-              -0.0,
-              0.0,
-              9.183549615799121e-41,
-              -9.183549615799121e-41,
-              1.1754943508222875e-38,
-              3.3895313892515355e+38,
-              -3.3895313892515355e+38,
-              1,
-              -1,
-              0.5,
-              1.5,
-              2.5,
-              -2.5};
+      return floating_specials(9.183549615799121e-41, 1.1754943508222875e-38,
+                               3.3895313892515355e+38);
     case ScalarType::Float32:
-      return {NAN,
-              inf,
-              -inf,
-              -0.0,
-              0.0,
-              1.401298464324817e-45,
-              -1.401298464324817e-45,
-              1.1754943508222875e-38,
-              3.4028234663852886e+38,
-              -3.4028234663852886e+38,
-              1,
-              -1,
-              0.5,
-              1.5,
-              2.5,
-              -2.5};
+      return floating_specials(1.401298464324817e-45, 1.1754943508222875e-38,
+                               3.4028234663852886e+38);
     case ScalarType::Float64:
-      return {NAN,
-              inf,
-              -inf,
-              -0.0,
-              0.0,
-              std::numeric_limits<double>::denorm_min(),
-              -std::numeric_limits<double>::denorm_min(),
-              std::numeric_limits<double>::min(),
-              std::numeric_limits<double>::max(),
-              std::numeric_limits<double>::lowest(),
-              1,
-              -1,
-              0.5,
-              1.5,
-              2.5,
-              -2.5};
+      return floating_specials(std::numeric_limits<double>::denorm_min(),
+                               std::numeric_limits<double>::min(),
+                               std::numeric_limits<double>::max());
     case ScalarType::Int64:
       return {-9.3e18, 9.3e18, 0, 1, -1, -9007199254740992.0, 9007199254740992.0};
     default: {

@@ -211,19 +211,10 @@ std::pair<int, double> ulp_shape(ScalarType dtype) {
   }
 }
 
-}  // namespace
-
-std::string repro_folder_name(const CaseId& id) {
-  return id.op + "__" + id.dtype + "__" + id.sample;
-}
-
-ReproFiles make_repro(const CaseId& id, uint64_t suite_seed, const ReproTarget& target) {
-  BP_CHECK(id.op != kDeviceApiOp, ErrorCode::InvalidArgument,
-           "--emit-repro: '{}' is a device-API check, which has no op to call; rerun it with "
-           "--case",
-           id.str());
-  const CaseInputs in = make_case_inputs(id, suite_seed);
-  std::string src = fmt::format(
+// The program's opening comment (how to build and run it) and its includes.
+std::string source_header(const CaseId& id, uint64_t suite_seed, const ReproTarget& target,
+                          const CaseInputs& in) {
+  return fmt::format(
       "// Reproducer of the conformance case {} (seed {}) on {}, written by `backplane "
       "conformance\n"
       "// --emit-repro`. Build it against an installed Backplane and run it:\n"
@@ -238,7 +229,12 @@ ReproFiles make_repro(const CaseId& id, uint64_t suite_seed, const ReproTarget& 
       "#include <cstdlib>\n#include <limits>\n#include <string>\n#include <vector>\n\n"
       "namespace {{\n\n",
       id.str(), suite_seed, target.device, in.op->name, in.op->schema.str());
-  src += "constexpr const char* kPlugins[] = {";
+}
+
+// What the case runs where: plugins, device, case id, seed, op, CPU ISA, expected error.
+std::string case_constants(const CaseId& id, uint64_t suite_seed, const ReproTarget& target,
+                           const CaseInputs& in) {
+  std::string src = "constexpr const char* kPlugins[] = {";
   for (size_t i = 0; i < target.plugin_files.size(); ++i)
     src += (i ? ", " : "") + cpp_literal(target.plugin_files[i]);
   if (target.plugin_files.empty()) src += "nullptr";
@@ -251,7 +247,12 @@ ReproFiles make_repro(const CaseId& id, uint64_t suite_seed, const ReproTarget& 
       "const bp::Device kReference{{bp::device_types::Reference, 0}};\n\n",
       cpp_literal(target.device), cpp_literal(id.str()), suite_seed, cpp_literal(in.op->name),
       cpp_literal(target.cpu_isa), cpp_literal(in.expect_error.value_or("")));
-  src +=
+  return src;
+}
+
+// The case's tolerance of each output, as a table the program compares with.
+std::string tolerance_table(const CaseInputs& in) {
+  std::string src =
       "// The case's tolerance of each output (conformance/src/tolerance.cpp): |diff| <= atol +\n"
       "// rtol * |want|, or within max_ulp units in the last place of the output dtype.\n"
       "struct Tolerance {\n  double rtol, atol;\n  int64_t max_ulp;\n  bool exact;\n"
@@ -268,8 +269,12 @@ ReproFiles make_repro(const CaseId& id, uint64_t suite_seed, const ReproTarget& 
   }
   if (in.tolerances.empty()) src += "{0.0, 0.0, 0, true, 0, 0.0, false}";
   src += "};\n\n";
-  src += kMakeTensor;
-  src +=
+  return src;
+}
+
+// arguments(device): the case's inputs, exact, in schema order.
+std::string arguments_function(const CaseInputs& in) {
+  std::string src =
       "\n// The arguments of the call, in schema order, with every tensor on `device`.\n"
       "std::vector<bp::IValue> arguments(bp::Device device) {\n"
       "  std::vector<bp::IValue> args;\n";
@@ -277,15 +282,32 @@ ReproFiles make_repro(const CaseId& id, uint64_t suite_seed, const ReproTarget& 
     src += fmt::format("  // {}\n  args.emplace_back({});\n", in.argument_names[i],
                        ivalue_expression(in.args[i]));
   src += "  (void)device;\n  return args;\n}\n";
-  src += kProgramBody;
+  return src;
+}
 
-  const std::string cmake =
-      "# A reproducer of one conformance case (repro.cpp says which), written by `backplane\n"
-      "# conformance --emit-repro`; it builds against an installed Backplane package.\n"
-      "cmake_minimum_required(VERSION 3.25)\nproject(backplane_repro LANGUAGES CXX)\n"
-      "find_package(Backplane 0.1 REQUIRED)\nadd_executable(repro repro.cpp)\n"
-      "target_link_libraries(repro PRIVATE Backplane::backplane)\n";
-  return {cmake, src};
+constexpr const char* kReproCMakeLists =
+    "# A reproducer of one conformance case (repro.cpp says which), written by `backplane\n"
+    "# conformance --emit-repro`; it builds against an installed Backplane package.\n"
+    "cmake_minimum_required(VERSION 3.25)\nproject(backplane_repro LANGUAGES CXX)\n"
+    "find_package(Backplane 0.1 REQUIRED)\nadd_executable(repro repro.cpp)\n"
+    "target_link_libraries(repro PRIVATE Backplane::backplane)\n";
+
+}  // namespace
+
+std::string repro_folder_name(const CaseId& id) {
+  return id.op + "__" + id.dtype + "__" + id.sample;
+}
+
+ReproFiles make_repro(const CaseId& id, uint64_t suite_seed, const ReproTarget& target) {
+  BP_CHECK(id.op != kDeviceApiOp, ErrorCode::InvalidArgument,
+           "--emit-repro: '{}' is a device-API check, which has no op to call; rerun it with "
+           "--case",
+           id.str());
+  const CaseInputs in = make_case_inputs(id, suite_seed);
+  const std::string src = source_header(id, suite_seed, target, in) +
+                          case_constants(id, suite_seed, target, in) + tolerance_table(in) +
+                          kMakeTensor + arguments_function(in) + kProgramBody;
+  return {kReproCMakeLists, src};
 }
 
 }  // namespace bp::conformance

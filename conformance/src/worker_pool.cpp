@@ -144,168 +144,241 @@ CaseRun parse_result(const nlohmann::json& j) {
 
 }  // namespace
 
+namespace {
+
+// While it lives, SIGPIPE is ignored: a worker that dies while we write its next case id
+// must not kill us.
+class IgnoreSigpipe {
+ public:
+  IgnoreSigpipe() {
+    struct sigaction ignore {};
+    ignore.sa_handler = SIG_IGN;
+    ::sigaction(SIGPIPE, &ignore, &previous_);
+  }
+  ~IgnoreSigpipe() { ::sigaction(SIGPIPE, &previous_, nullptr); }
+  IgnoreSigpipe(const IgnoreSigpipe&) = delete;
+  IgnoreSigpipe& operator=(const IgnoreSigpipe&) = delete;
+
+ private:
+  struct sigaction previous_ {};
+};
+
+// The parent's side of run_in_workers: hands out cases, reads results and output, and
+// replaces workers that crash or time out. One poll loop; every fd is non-blocking.
+class WorkerPool {
+ public:
+  WorkerPool(const std::vector<CaseId>& cases, const WorkerPoolOptions& options,
+             const std::function<void(size_t, const WorkerOutcome&)>& on_result)
+      : cases_(cases), options_(options), on_result_(on_result) {
+    for (size_t i = 0; i < cases.size(); ++i) pending_.push_back(i);
+  }
+
+  void run() {
+    const size_t jobs = std::max<size_t>(
+        1, std::min<size_t>(static_cast<size_t>(std::max(1, options_.jobs)), cases_.size()));
+    for (size_t i = 0; i < jobs && !pending_.empty(); ++i) {
+      workers_.push_back(spawn(options_.worker_argv));
+      assign(workers_.back());
+    }
+    while (any_alive()) {
+      poll_and_read();
+      kill_timed_out();
+    }
+  }
+
+  // After an error: no worker outlives the run.
+  void kill_all() {
+    for (Worker& w : workers_)
+      if (w.pid > 0) (void)reap(w, true);
+  }
+
+ private:
+  // Gives the worker the next case, or closes its stdin (EOF: the worker exits).
+  void assign(Worker& w) {
+    if (pending_.empty()) {
+      close_fd(w.to_child);
+      return;
+    }
+    w.current = pending_.front();
+    pending_.pop_front();
+    w.tail.clear();
+    w.started = Clock::now();
+    (void)send_case(w, cases_[*w.current]);  // a dead worker is noticed on its result pipe
+  }
+
+  void finish(Worker& w, WorkerOutcome outcome) {
+    const size_t index = *w.current;
+    w.current.reset();
+    on_result_(index, outcome);
+  }
+
+  // A worker that ended is replaced while cases are left.
+  void replace_if_cases_left(Worker& w) {
+    if (pending_.empty()) return;
+    w = spawn(options_.worker_argv);
+    assign(w);
+  }
+
+  bool any_alive() const {
+    for (const Worker& w : workers_)
+      if (w.pid > 0) return true;
+    return false;
+  }
+
+  // Until the earliest running case's deadline (+1 ms, so it has passed); -1 when no case runs.
+  int poll_timeout_ms() const {
+    int timeout_ms = -1;
+    const auto now = Clock::now();
+    for (const Worker& w : workers_) {
+      if (w.pid <= 0 || !w.current) continue;
+      const auto deadline =
+          w.started + std::chrono::duration_cast<Clock::duration>(
+                          std::chrono::duration<double>(options_.timeout_seconds));
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now);
+      const int ms = static_cast<int>(std::max<int64_t>(0, left.count()) + 1);
+      timeout_ms = timeout_ms < 0 ? ms : std::min(timeout_ms, ms);
+    }
+    return timeout_ms;
+  }
+
+  void poll_and_read() {
+    std::vector<pollfd> fds;
+    std::vector<std::pair<size_t, bool>> owners;  // worker, is result pipe
+    for (size_t i = 0; i < workers_.size(); ++i) {
+      const Worker& w = workers_[i];
+      if (w.pid <= 0) continue;
+      if (w.results >= 0) {
+        fds.push_back({w.results, POLLIN, 0});
+        owners.emplace_back(i, true);
+      }
+      if (w.output >= 0) {
+        fds.push_back({w.output, POLLIN, 0});
+        owners.emplace_back(i, false);
+      }
+    }
+    const int ready = ::poll(fds.data(), fds.size(), poll_timeout_ms());
+    if (ready < 0 && errno != EINTR)
+      BP_FAIL(ErrorCode::Internal, "conformance: poll failed: {}", std::strerror(errno));
+    for (size_t k = 0; ready > 0 && k < fds.size(); ++k) {
+      if (!fds[k].revents) continue;
+      Worker& w = workers_[owners[k].first];
+      if (w.pid <= 0) continue;
+      if (owners[k].second)
+        read_results(w);
+      else
+        read_output(w);
+    }
+  }
+
+  static void read_output(Worker& w) {
+    char buf[8192];
+    const ssize_t n = ::read(w.output, buf, sizeof buf);
+    if (n > 0)
+      append_tail(w.tail, buf, static_cast<size_t>(n));
+    else if (n == 0 || (errno != EINTR && errno != EAGAIN))
+      close_fd(w.output);
+  }
+
+  void read_results(Worker& w) {
+    char buf[8192];
+    const ssize_t n = ::read(w.results, buf, sizeof buf);
+    if (n > 0) {
+      w.line.append(buf, static_cast<size_t>(n));
+      size_t nl;
+      while ((nl = w.line.find('\n')) != std::string::npos) {
+        const std::string text = w.line.substr(0, nl);
+        w.line.erase(0, nl + 1);
+        take_result_line(w, text);
+      }
+      return;
+    }
+    if (n < 0 && (errno == EINTR || errno == EAGAIN)) return;
+    worker_exited(w);
+  }
+
+  // One line from a worker's fd 3: its "ready" greeting or the result of its current case.
+  void take_result_line(Worker& w, const std::string& text) {
+    const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+    if (j.is_discarded()) return;  // not ours: ignore
+    if (j.value("ready", false)) {
+      w.ready = true;
+      return;
+    }
+    if (!w.current) return;
+    WorkerOutcome outcome;
+    outcome.run = parse_result(j);
+    outcome.seconds = j.value("seconds", 0.0);
+    finish(w, std::move(outcome));
+    assign(w);
+  }
+
+  // The result pipe closed: the worker exited (normally after its last case, or it crashed).
+  void worker_exited(Worker& w) {
+    // Drain its output first so the tail holds its last words.
+    if (w.output >= 0) {
+      char buf[8192];
+      ssize_t m;
+      while ((m = ::read(w.output, buf, sizeof buf)) > 0)
+        append_tail(w.tail, buf, static_cast<size_t>(m));
+    }
+    const std::string tail = w.tail;
+    const bool was_ready = w.ready;
+    const std::string how = reap(w, /*kill_first=*/false);
+    w.pid = -1;
+    if (!was_ready)
+      BP_FAIL(ErrorCode::Internal, "conformance: a worker could not start ({}): {}", how,
+              tail.empty() ? "(no output)" : tail);
+    if (w.current) {
+      WorkerOutcome outcome;
+      outcome.kind = WorkerOutcome::Kind::Crashed;
+      outcome.message = with_tail(fmt::format("the worker running this case {}", how), tail);
+      outcome.seconds = std::chrono::duration<double>(Clock::now() - w.started).count();
+      finish(w, std::move(outcome));
+    }
+    replace_if_cases_left(w);
+  }
+
+  void kill_timed_out() {
+    const auto now = Clock::now();
+    for (Worker& w : workers_) {
+      if (w.pid <= 0 || !w.current) continue;
+      const double elapsed = std::chrono::duration<double>(now - w.started).count();
+      if (elapsed < options_.timeout_seconds) continue;
+      const std::string tail = w.tail;
+      (void)reap(w, /*kill_first=*/true);
+      w.pid = -1;
+      WorkerOutcome outcome;
+      outcome.kind = WorkerOutcome::Kind::TimedOut;
+      outcome.message = with_tail(
+          fmt::format("timed out after {:g} s (the worker was killed)", options_.timeout_seconds),
+          tail);
+      outcome.seconds = elapsed;
+      finish(w, std::move(outcome));
+      replace_if_cases_left(w);
+    }
+  }
+
+  const std::vector<CaseId>& cases_;
+  const WorkerPoolOptions& options_;
+  const std::function<void(size_t, const WorkerOutcome&)>& on_result_;
+  std::deque<size_t> pending_;
+  std::vector<Worker> workers_;
+};
+
+}  // namespace
+
 void run_in_workers(const std::vector<CaseId>& cases, const WorkerPoolOptions& options,
                     const std::function<void(size_t, const WorkerOutcome&)>& on_result) {
   BP_CHECK(!options.worker_argv.empty(), ErrorCode::InvalidArgument,
            "conformance: no worker program given");
-  // A worker that dies while we write its next case id must not kill us with SIGPIPE.
-  struct sigaction ignore {};
-  ignore.sa_handler = SIG_IGN;
-  struct sigaction previous {};
-  ::sigaction(SIGPIPE, &ignore, &previous);
-
-  std::deque<size_t> pending;
-  for (size_t i = 0; i < cases.size(); ++i) pending.push_back(i);
-  const size_t jobs = std::max<size_t>(
-      1, std::min<size_t>(static_cast<size_t>(std::max(1, options.jobs)), cases.size()));
-  std::vector<Worker> workers;
-  auto assign = [&](Worker& w) {
-    if (pending.empty()) {
-      close_fd(w.to_child);  // EOF: the worker exits
-      return;
-    }
-    w.current = pending.front();
-    pending.pop_front();
-    w.tail.clear();
-    w.started = Clock::now();
-    (void)send_case(w, cases[*w.current]);  // a dead worker is noticed on its result pipe
-  };
-  auto finish = [&](Worker& w, WorkerOutcome outcome) {
-    const size_t index = *w.current;
-    w.current.reset();
-    on_result(index, outcome);
-  };
-
+  const IgnoreSigpipe ignore_sigpipe;
+  WorkerPool pool(cases, options, on_result);
   try {
-    for (size_t i = 0; i < jobs && !pending.empty(); ++i) {
-      workers.push_back(spawn(options.worker_argv));
-      assign(workers.back());
-    }
-    while (true) {
-      bool alive = false;
-      for (const Worker& w : workers) alive |= w.pid > 0;
-      if (!alive) break;
-
-      std::vector<pollfd> fds;
-      std::vector<std::pair<size_t, bool>> owners;  // worker, is result pipe
-      int timeout_ms = -1;
-      const auto now = Clock::now();
-      for (size_t i = 0; i < workers.size(); ++i) {
-        Worker& w = workers[i];
-        if (w.pid <= 0) continue;
-        if (w.results >= 0) {
-          fds.push_back({w.results, POLLIN, 0});
-          owners.emplace_back(i, true);
-        }
-        if (w.output >= 0) {
-          fds.push_back({w.output, POLLIN, 0});
-          owners.emplace_back(i, false);
-        }
-        if (w.current) {
-          const auto deadline =
-              w.started + std::chrono::duration_cast<Clock::duration>(
-                              std::chrono::duration<double>(options.timeout_seconds));
-          const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now);
-          const int ms = static_cast<int>(std::max<int64_t>(0, left.count()) + 1);
-          timeout_ms = timeout_ms < 0 ? ms : std::min(timeout_ms, ms);
-        }
-      }
-      const int ready = ::poll(fds.data(), fds.size(), timeout_ms);
-      if (ready < 0 && errno != EINTR)
-        BP_FAIL(ErrorCode::Internal, "conformance: poll failed: {}", std::strerror(errno));
-
-      for (size_t k = 0; ready > 0 && k < fds.size(); ++k) {
-        if (!fds[k].revents) continue;
-        Worker& w = workers[owners[k].first];
-        if (w.pid <= 0) continue;
-        char buf[8192];
-        if (!owners[k].second) {  // output
-          const ssize_t n = ::read(w.output, buf, sizeof buf);
-          if (n > 0)
-            append_tail(w.tail, buf, static_cast<size_t>(n));
-          else if (n == 0 || (errno != EINTR && errno != EAGAIN))
-            close_fd(w.output);
-          continue;
-        }
-        const ssize_t n = ::read(w.results, buf, sizeof buf);
-        if (n > 0) {
-          w.line.append(buf, static_cast<size_t>(n));
-          size_t nl;
-          while ((nl = w.line.find('\n')) != std::string::npos) {
-            const std::string text = w.line.substr(0, nl);
-            w.line.erase(0, nl + 1);
-            const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
-            if (j.is_discarded()) continue;  // not ours: ignore
-            if (j.value("ready", false)) {
-              w.ready = true;
-              continue;
-            }
-            if (!w.current) continue;
-            WorkerOutcome outcome;
-            outcome.run = parse_result(j);
-            outcome.seconds = j.value("seconds", 0.0);
-            finish(w, std::move(outcome));
-            assign(w);
-          }
-          continue;
-        }
-        if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
-        // The result pipe closed: the worker exited (normally after its last case, or it
-        // crashed). Drain its output first so the tail holds its last words.
-        if (w.output >= 0) {
-          ssize_t m;
-          while ((m = ::read(w.output, buf, sizeof buf)) > 0)
-            append_tail(w.tail, buf, static_cast<size_t>(m));
-        }
-        const std::string tail = w.tail;
-        const bool was_ready = w.ready;
-        const std::string how = reap(w, /*kill_first=*/false);
-        w.pid = -1;
-        if (!was_ready)
-          BP_FAIL(ErrorCode::Internal, "conformance: a worker could not start ({}): {}", how,
-                  tail.empty() ? "(no output)" : tail);
-        if (w.current) {
-          WorkerOutcome outcome;
-          outcome.kind = WorkerOutcome::Kind::Crashed;
-          outcome.message = with_tail(fmt::format("the worker running this case {}", how), tail);
-          outcome.seconds = std::chrono::duration<double>(Clock::now() - w.started).count();
-          finish(w, std::move(outcome));
-        }
-        if (!pending.empty()) {
-          w = spawn(options.worker_argv);
-          assign(w);
-        }
-      }
-
-      // Timeouts.
-      const auto after = Clock::now();
-      for (Worker& w : workers) {
-        if (w.pid <= 0 || !w.current) continue;
-        const double elapsed = std::chrono::duration<double>(after - w.started).count();
-        if (elapsed < options.timeout_seconds) continue;
-        const std::string tail = w.tail;
-        (void)reap(w, /*kill_first=*/true);
-        w.pid = -1;
-        WorkerOutcome outcome;
-        outcome.kind = WorkerOutcome::Kind::TimedOut;
-        outcome.message = with_tail(
-            fmt::format("timed out after {:g} s (the worker was killed)", options.timeout_seconds),
-            tail);
-        outcome.seconds = elapsed;
-        finish(w, std::move(outcome));
-        if (!pending.empty()) {
-          w = spawn(options.worker_argv);
-          assign(w);
-        }
-      }
-    }
+    pool.run();
   } catch (...) {
-    for (Worker& w : workers)
-      if (w.pid > 0) (void)reap(w, true);
-    ::sigaction(SIGPIPE, &previous, nullptr);
+    pool.kill_all();
     throw;
   }
-  ::sigaction(SIGPIPE, &previous, nullptr);
 }
 
 namespace {

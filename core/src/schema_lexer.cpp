@@ -31,6 +31,56 @@ bool is_punct(char c) {
   return std::string_view("()[],*=?!.").find(c) != std::string_view::npos;
 }
 
+// Where the number that starts at `i` (a digit, or '-' and a digit) ends; `kind` becomes
+// Float for a fraction ("1." and "1.5") or a complete exponent.
+size_t number_end(std::string_view text, size_t i, TokenKind& kind) {
+  const size_t n = text.size();
+  ++i;
+  while (i < n && is_digit(text[i])) ++i;
+  if (i < n && text[i] == '.') {
+    kind = TokenKind::Float;
+    ++i;
+    while (i < n && is_digit(text[i])) ++i;
+  }
+  if (i < n && (text[i] == 'e' || text[i] == 'E')) {
+    // Only a complete exponent belongs to the number; "1e" is 1 followed by "e".
+    size_t j = i + 1;
+    if (j < n && (text[j] == '+' || text[j] == '-')) ++j;
+    if (j < n && is_digit(text[j])) {
+      kind = TokenKind::Float;
+      i = j;
+      while (i < n && is_digit(text[i])) ++i;
+    }
+  }
+  return i;
+}
+
+// Where the string literal that opens at `i` stops: at its closing quote, or at the end of
+// the line or text when it has none. A backslash escapes the next character on the line.
+size_t string_end(std::string_view text, size_t i) {
+  const size_t n = text.size();
+  const char quote = text[i];
+  ++i;
+  while (i < n && text[i] != quote && text[i] != '\n') {
+    i += (text[i] == '\\' && i + 1 < n && text[i + 1] != '\n') ? 2 : 1;
+  }
+  return i;
+}
+
+// End sits just after the last token, so "missing ')'" points at the end of the text the
+// user wrote rather than at trailing blank lines.
+Token end_token(const std::vector<Token>& tokens) {
+  Token end;
+  if (!tokens.empty()) {
+    end = tokens.back();
+    end.column += count_characters(end.text);
+    end.offset += end.text.size();
+  }
+  end.kind = TokenKind::End;
+  end.text = {};
+  return end;
+}
+
 }  // namespace
 
 std::string describe(const Token& token) {
@@ -96,32 +146,13 @@ void SchemaLexer::tokenize() {
       tokens_.push_back(make(TokenKind::Ident, begin, i));
     } else if (is_digit(c) || negative_number) {
       TokenKind kind = TokenKind::Int;
-      ++i;
-      while (i < n && is_digit(text_[i])) ++i;
-      if (i < n && text_[i] == '.') {  // "1." and "1.5" are floats
-        kind = TokenKind::Float;
-        ++i;
-        while (i < n && is_digit(text_[i])) ++i;
-      }
-      if (i < n && (text_[i] == 'e' || text_[i] == 'E')) {
-        // Only a complete exponent belongs to the number; "1e" is 1 followed by "e".
-        size_t j = i + 1;
-        if (j < n && (text_[j] == '+' || text_[j] == '-')) ++j;
-        if (j < n && is_digit(text_[j])) {
-          kind = TokenKind::Float;
-          i = j;
-          while (i < n && is_digit(text_[i])) ++i;
-        }
-      }
+      i = number_end(text_, i, kind);
       tokens_.push_back(make(kind, begin, i));
     } else if (c == '-' && i + 1 < n && text_[i + 1] == '>') {
       i += 2;
       tokens_.push_back(make(TokenKind::Arrow, begin, i));
     } else if (c == '\'' || c == '"') {
-      ++i;
-      while (i < n && text_[i] != c && text_[i] != '\n') {
-        i += (text_[i] == '\\' && i + 1 < n && text_[i + 1] != '\n') ? 2 : 1;
-      }
+      i = string_end(text_, i);
       if (i < n && text_[i] == c) {
         tokens_.push_back(make(TokenKind::String, begin, i + 1));
         i += 1;
@@ -142,17 +173,7 @@ void SchemaLexer::tokenize() {
       break;
     }
   }
-  // End sits just after the last token, so "missing ')'" points at the end of the text
-  // the user wrote rather than at trailing blank lines.
-  Token end;
-  if (!tokens_.empty()) {
-    end = tokens_.back();
-    end.column += count_characters(end.text);
-    end.offset += end.text.size();
-  }
-  end.kind = TokenKind::End;
-  end.text = {};
-  tokens_.push_back(end);
+  tokens_.push_back(end_token(tokens_));
 }
 
 void SchemaLexer::fail(const Token& at, std::string_view expected, std::string_view hint) const {

@@ -36,6 +36,31 @@ std::string_view kind_word(TypeKind k) {
           a.type.str(), v.kind_name());
 }
 
+// Tensor[] and int[] arguments (a single int fills an int[N]); false for other lists,
+// which are checked by their element kind.
+bool coerce_list(const OpDef& op, const Argument& a, IValue& v) {
+  if (a.type.kind == TypeKind::Tensor) {
+    if (!v.is_tensor_list()) wrong_kind(op, a, v);
+    for (size_t i = 0; i < v.tensor_list().size(); ++i)
+      BP_CHECK(v.tensor_list()[i].defined(), ErrorCode::InvalidArgument,
+               "{}: argument '{}' has an undefined tensor at index {}", op.name, a.name, i);
+    return true;
+  }
+  if (a.type.kind == TypeKind::Int) {
+    if (v.is_int() && a.type.fixed_length) {  // int[2] stride=1 means [1, 1]
+      v = IValue(Shape(static_cast<size_t>(*a.type.fixed_length), v.to_int()));
+      return true;
+    }
+    if (!v.is_int_list()) wrong_kind(op, a, v);
+    if (a.type.fixed_length)
+      BP_CHECK(static_cast<int64_t>(v.int_list().size()) == *a.type.fixed_length,
+               ErrorCode::InvalidArgument, "{}: argument '{}' must have {} elements, got {}",
+               op.name, a.name, *a.type.fixed_length, v.int_list().size());
+    return true;
+  }
+  return false;
+}
+
 void coerce(const OpDef& op, const Argument& a, IValue& v) {
   if (v.is_none() || (v.is_tensor() && !v.tensor().defined())) {
     if (a.type.is_optional) {
@@ -45,27 +70,7 @@ void coerce(const OpDef& op, const Argument& a, IValue& v) {
     BP_FAIL(ErrorCode::InvalidArgument, "{}: argument '{}' ({}) must not be None", op.name, a.name,
             a.type.str());
   }
-  if (a.type.is_list) {
-    if (a.type.kind == TypeKind::Tensor) {
-      if (!v.is_tensor_list()) wrong_kind(op, a, v);
-      for (size_t i = 0; i < v.tensor_list().size(); ++i)
-        BP_CHECK(v.tensor_list()[i].defined(), ErrorCode::InvalidArgument,
-                 "{}: argument '{}' has an undefined tensor at index {}", op.name, a.name, i);
-      return;
-    }
-    if (a.type.kind == TypeKind::Int) {
-      if (v.is_int() && a.type.fixed_length) {  // int[2] stride=1 means [1, 1]
-        v = IValue(Shape(static_cast<size_t>(*a.type.fixed_length), v.to_int()));
-        return;
-      }
-      if (!v.is_int_list()) wrong_kind(op, a, v);
-      if (a.type.fixed_length)
-        BP_CHECK(static_cast<int64_t>(v.int_list().size()) == *a.type.fixed_length,
-                 ErrorCode::InvalidArgument, "{}: argument '{}' must have {} elements, got {}",
-                 op.name, a.name, *a.type.fixed_length, v.int_list().size());
-      return;
-    }
-  }
+  if (a.type.is_list && coerce_list(op, a, v)) return;
   switch (a.type.kind) {
     case TypeKind::Tensor:
       if (!v.is_tensor()) wrong_kind(op, a, v);

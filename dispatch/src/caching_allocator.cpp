@@ -30,6 +30,18 @@ size_t round_up(size_t n, size_t step) {
   return (n + step - 1) / step * step;
 }
 
+// The plugin's alloc of `n` bytes on device `index`. BP_OK with a NULL pointer for a
+// non-empty block is a failed allocation: the block would reach kernels and copies as NULL
+// (found by fuzzing, tests/fuzz/corpus/plugin/regress-*).
+bp_status plugin_alloc(const Backend& backend, int32_t index, size_t n, void** ptr) {
+  bp_status st = backend.api->alloc(backend.ctx, index, n, kAlignment, ptr);
+  if (st == BP_OK && *ptr == nullptr && n > 0) {
+    thread_plugin_error() = {BP_ERR_INTERNAL, "the plugin's alloc returned BP_OK and NULL"};
+    st = BP_ERR_INTERNAL;
+  }
+  return st;
+}
+
 }  // namespace
 
 size_t CachingAllocator::round_size(size_t bytes) {
@@ -82,20 +94,9 @@ DataPtr CachingAllocator::allocate(size_t bytes, void* stream) {
     if (caching) ++stats_.cache_misses;
     // The record first: once the plugin has allocated, nothing may throw before it is kept.
     block = new_record();
-    const bp_device_api* api = backend_->api;
     void* ptr = nullptr;
-    // BP_OK with a NULL pointer for a non-empty block is a failed allocation: the block would
-    // reach kernels and copies as NULL (found by fuzzing, tests/fuzz/corpus/plugin/regress-*).
-    auto plugin_alloc = [&](size_t n) {
-      bp_status st = api->alloc(backend_->ctx, index_, n, kAlignment, &ptr);
-      if (st == BP_OK && ptr == nullptr && n > 0) {
-        thread_plugin_error() = {BP_ERR_INTERNAL, "the plugin's alloc returned BP_OK and NULL"};
-        st = BP_ERR_INTERNAL;
-      }
-      return st;
-    };
     thread_plugin_error() = {};
-    bp_status s = plugin_alloc(size);
+    bp_status s = plugin_alloc(*backend_, index_, size, &ptr);
     size_t got = size;
     if (s == BP_ERR_OUT_OF_MEMORY && stats_.cached_blocks > 0) {
       // Out of memory while the cache holds blocks: give them back and try once more, at
@@ -105,7 +106,7 @@ DataPtr CachingAllocator::allocate(size_t bytes, void* stream) {
       ++stats_.oom_retries;
       thread_plugin_error() = {};
       got = bytes;
-      s = plugin_alloc(got);
+      s = plugin_alloc(*backend_, index_, got, &ptr);
       if (s != BP_OK) {
         spare_records_.push_back(block);
         throw_oom(bytes, held, s);

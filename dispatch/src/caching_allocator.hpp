@@ -54,7 +54,7 @@ class CachingAllocator final : public Allocator {
   // The plugin is being unregistered: empties the cache and refuses new allocations. Blocks
   // still held by tensors go straight to the plugin's free when the tensors go; each one
   // counts in `holds` until then, and the free that brings `holds` to 0 finishes the
-  // plugin's unregistration (its shutdown: Note [Deferred shutdown] in runtime.cpp).
+  // plugin's unregistration (its shutdown: Note [Deferred shutdown] in runtime_plugins.cpp).
   void close(std::atomic<int64_t>* holds);
 
   // The size of the block that serves `bytes` in caching mode (docs/allocator.md):

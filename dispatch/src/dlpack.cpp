@@ -60,6 +60,40 @@ Device host_device() {
   BP_FAIL(ErrorCode::Device, "from_dlpack: no host device (cpu or reference) is loaded");
 }
 
+// What a DLPack view spans from its first element: elements, and bytes from `data` (the
+// byte offset included).
+struct Span {
+  int64_t elements = 0;
+  int64_t bytes = 0;
+};
+
+// The span of a view; negative strides and spans int64 cannot count are errors. Overflow
+// checks: sizes and strides come from outside.
+Span spanned(const DLTensor& dl, const Shape& sizes, const Shape& strides, int64_t numel,
+             int64_t elsize) {
+  int64_t extent = numel == 0 ? 0 : 1;  // elements spanned from the first one
+  bool overflow = false;
+  for (int32_t d = 0; d < dl.ndim; ++d) {
+    const int64_t stride = strides[static_cast<size_t>(d)];
+    BP_CHECK(stride >= 0, ErrorCode::InvalidArgument,
+             "from_dlpack: negative stride {} in dim {} is not supported", stride, d);
+    int64_t span = 0;
+    if (numel) {
+      overflow |= __builtin_mul_overflow(sizes[static_cast<size_t>(d)] - 1, stride, &span);
+      overflow |= __builtin_add_overflow(extent, span, &extent);
+    }
+  }
+  int64_t nbytes = 0;
+  overflow |= __builtin_mul_overflow(extent, elsize, &nbytes);
+  overflow |= dl.byte_offset > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) ||
+              __builtin_add_overflow(nbytes, static_cast<int64_t>(dl.byte_offset), &nbytes);
+  BP_CHECK(!overflow, ErrorCode::InvalidArgument,
+           "from_dlpack: shape {}, strides {} and byte_offset {} span more bytes than int64 "
+           "can count",
+           shape_str(as_ref(sizes)), shape_str(as_ref(strides)), dl.byte_offset);
+  return {extent, nbytes};
+}
+
 }  // namespace
 
 DLManagedTensor* to_dlpack(const Tensor& t) {
@@ -116,31 +150,12 @@ Tensor from_dlpack(DLManagedTensor* managed) {
   BP_CHECK(dl.byte_offset % static_cast<uint64_t>(elsize) == 0, ErrorCode::InvalidArgument,
            "from_dlpack: byte_offset {} is not a multiple of the element size {}", dl.byte_offset,
            elsize);
-  // The bytes the view spans, checked here: once the DataPtr below holds the deleter, a throw
-  // would run it, and the caller, told it keeps ownership on error, would release the tensor
-  // a second time (found by fuzzing, tests/fuzz/corpus/dlpack/regress-*). Overflow checks:
-  // sizes and strides come from outside.
-  int64_t extent = numel == 0 ? 0 : 1;  // elements spanned from the first one
-  bool overflow = false;
-  for (int32_t d = 0; d < dl.ndim; ++d) {
-    const int64_t stride = strides[static_cast<size_t>(d)];
-    BP_CHECK(stride >= 0, ErrorCode::InvalidArgument,
-             "from_dlpack: negative stride {} in dim {} is not supported", stride, d);
-    int64_t span = 0;
-    if (numel) {
-      overflow |= __builtin_mul_overflow(sizes[static_cast<size_t>(d)] - 1, stride, &span);
-      overflow |= __builtin_add_overflow(extent, span, &extent);
-    }
-  }
-  int64_t nbytes = 0;
-  overflow |= __builtin_mul_overflow(extent, elsize, &nbytes);
-  overflow |= dl.byte_offset > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) ||
-              __builtin_add_overflow(nbytes, static_cast<int64_t>(dl.byte_offset), &nbytes);
-  BP_CHECK(!overflow, ErrorCode::InvalidArgument,
-           "from_dlpack: shape {}, strides {} and byte_offset {} span more bytes than int64 "
-           "can count",
-           shape_str(as_ref(sizes)), shape_str(as_ref(strides)), dl.byte_offset);
-  BP_CHECK(dl.data != nullptr || extent == 0, ErrorCode::InvalidArgument,
+  // Checked here: once the DataPtr below holds the deleter, a throw would run it, and the
+  // caller, told it keeps ownership on error, would release the tensor a second time (found
+  // by fuzzing, tests/fuzz/corpus/dlpack/regress-*).
+  const Span span = spanned(dl, sizes, strides, numel, elsize);
+  const int64_t nbytes = span.bytes;
+  BP_CHECK(dl.data != nullptr || span.elements == 0, ErrorCode::InvalidArgument,
            "from_dlpack: data is NULL for a tensor of {} elements", numel);
   const Device device = host_device();
   DataPtr data(dl.data, managed, [](void* ctx, void*) {

@@ -1,4 +1,4 @@
-// Unregistering a plugin while it is in use (Note [Deferred shutdown], runtime.cpp): the
+// Unregistering a plugin while it is in use (Note [Deferred shutdown], runtime_plugins.cpp): the
 // plugin's shutdown waits for a kernel still running on another thread and for the last
 // tensor on its devices, no call reaches the plugin after its shutdown, loading it again
 // meanwhile is refused with the reason, and an allocation on its closed allocator fails

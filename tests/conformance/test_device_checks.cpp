@@ -1,5 +1,5 @@
-// Tests of the device-API checks (conformance/src/device_checks.cpp): every check passes on
-// the built-in reference device and on the CPU plugin's device; on buggy_device
+// Tests of the device-API checks (conformance/src/device_checks.cpp, device_api/): every check
+// passes on the built-in reference device and on the CPU plugin's device; on buggy_device
 // (tests/plugins/buggy/: alloc ignores the alignment, device-to-host copies drop the last
 // byte) the alignment and device-to-host checks fail with a message naming the call and the
 // problem; and on a test-local device with deferred (really asynchronous) streams the stream

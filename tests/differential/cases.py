@@ -289,6 +289,11 @@ class Generator:
 
     # --- data movement and factories -------------------------------------------------------
     def data_movement(self):
+        self.copies_and_fills()
+        self.arange_and_cat()
+        self.indexing()
+
+    def copies_and_fills(self):
         for dst in ALL:  # every pair of dtypes, with special values
             for src in ALL:
                 for shape_dst, shape_src in [([9], [9]), ([2, 5], [5]), ([3], [])]:
@@ -312,6 +317,8 @@ class Generator:
                                                   ("value", self.tensor(vdtype, []))])
         self.add("fill_.Tensor", "copy", [("self", self.tensor("f32", [3])),
                                           ("value", self.tensor("f32", [1]))])
+
+    def arange_and_cat(self):
         ranges = [(0, 10, 1), (0, 1, 0.1), (5, 0, -1.5), (0, 300, 100), (-3, 3, 0.5), (1, 1, 1),
                   (0, 5, 0), (10, 0, 1), (0, 2**40, 2**38), (0.5, 3, 1)]
         for start, end, step in ranges:
@@ -329,6 +336,8 @@ class Generator:
             self.add("cat", "copy", [("tensors", Arg("tensors", [
                 self.values.tensor(d, s, "special", self.values.layout())
                 for d, s in zip(dtypes, shapes)])), ("dim", Arg("int", dim))])
+
+    def indexing(self):
         for dtype in ALL:
             for index_dtype in ["i64", "i32"]:
                 for shape, dim, index in [([4, 3], 0, [3, 0, 0, 2]), ([4, 3], 1, [2]),
@@ -354,6 +363,12 @@ class Generator:
 
     # --- normalisation, linear algebra, attention ---------------------------------------
     def nn(self):
+        self.softmax()
+        self.normalisation()
+        self.linear_algebra()
+        self.attention()
+
+    def softmax(self):
         for op in ["softmax.int", "log_softmax.int"]:
             for dtype in FLOATS + ["i32"]:
                 for shape, dim in [([3, 5], 1), ([3, 5], 0), ([], 0), ([2, 0], 1), ([2, 3, 4], -1)]:
@@ -369,6 +384,8 @@ class Generator:
                                             ("dim", Arg("int", dim)), ("dtype", NONE)])
             self.add(op, "nn", [("self", self.tensor("f16", [3, 5], "normal")),
                                 ("dim", Arg("int", 1)), ("dtype", Arg("dtype", "f32"))])
+
+    def normalisation(self):
         for dtype in FLOATS:
             for shape, norm in [([3, 8], [8]), ([2, 3, 4], [3, 4]), ([2, 0, 4], [4])]:
                 for affine in [True, False]:
@@ -395,6 +412,8 @@ class Generator:
                 ("input", self.tensor(dtype, [3, 8], "normal")),
                 ("normalized_shape", Arg("ints", [8])),
                 ("weight", self.tensor(wdtype, [8], "normal")), ("eps", NONE)], torch_fn=rms_norm)
+
+    def linear_algebra(self):
         for dtype in ALL:
             for sa, sb in [([3, 4], [4, 5]), ([4], [4]), ([4], [4, 2]), ([2, 3], [3]),
                            ([2, 1, 3, 4], [5, 4, 2]), ([0, 3], [3, 2]), ([2, 0], [0, 3])]:
@@ -414,6 +433,8 @@ class Generator:
                                           ("bias", NONE)])
         self.add("matmul", "linalg", [("self", self.tensor("f32", [3, 4])),
                                       ("other", self.tensor("f64", [4, 2]))])
+
+    def attention(self):
         for dtype in FLOATS:
             for causal, mask in [(False, None), (True, None), (False, "bool"), (False, "float")]:
                 q = self.tensor(dtype, [2, 3, 4], "unit")

@@ -28,7 +28,7 @@ bool contains(const std::string& text, const std::string& part) {
 
 }  // namespace
 
-TEST_CASE("element counts that overflow int64 are errors, never wrapped sizes") {
+TEST_CASE("factories with element counts that overflow int64 are errors, never wrapped sizes") {
   // torch.empty((2**63-1, 2)): "Storage size calculation overflowed with sizes=[...]".
   CHECK(error_of(
             [] {
@@ -63,7 +63,9 @@ TEST_CASE("element counts that overflow int64 are errors, never wrapped sizes") 
         "empty: 4611686018427387904 elements of f32 overflow the addressable size");
   // Zero elements however large the other sizes: no error (as PyTorch).
   CHECK(empty({0, kMax}).numel() == 0);
+}
 
+TEST_CASE("views whose element counts overflow int64 are errors, never wrapped sizes") {
   const Tensor x = zeros({10});
   CHECK(error_of(
             [&] {

@@ -128,55 +128,100 @@ void touch_every_element(const bp::Tensor& t) {
   (void)sum;
 }
 
+// What the input describes: a DLPack descriptor's fields, read in a fixed order.
+struct Described {
+  int32_t ndim = 0;
+  size_t entries = 0;  // elements of shape and strides (ndim, clamped)
+  std::vector<int64_t> shape, strides;
+  bool has_strides = false;
+  DLDataType dtype{};
+  DLDevice device{kDLCPU, 0};
+  uint64_t byte_offset = 0;
+  bool null_data = false;
+};
+
+Described describe_input(FuzzedDataProvider& p) {
+  Described d;
+  d.ndim = pick_ndim(p);
+  d.entries = static_cast<size_t>(std::clamp<int32_t>(d.ndim, 0, kMaxArray));
+  d.shape.resize(d.entries);
+  d.strides.resize(d.entries);
+  d.has_strides = p.ConsumeBool();
+  for (size_t i = 0; i < d.entries; ++i) {
+    // Dims past the eighth are 1 with stride 1: a large ndim must not use up the input
+    // before the dtype and device are read (an exhausted input gives an invalid dtype, and
+    // every large-ndim input would stop there).
+    if (i >= 8) {
+      d.shape[i] = 1;
+      d.strides[i] = 1;
+      continue;
+    }
+    d.shape[i] = pick_extent(p);
+    d.strides[i] = p.ConsumeBool() ? p.ConsumeIntegralInRange<int64_t>(0, 8) : pick_extent(p);
+  }
+  d.dtype = pick_dtype(p);
+  // Any int32 as the device type, written as memory (as a C producer would), not converted
+  // to the enum, which C++ only allows for the enum's values.
+  if (p.ConsumeIntegralInRange<int>(0, 7) == 0) {
+    const int32_t type = p.ConsumeIntegral<int32_t>();
+    static_assert(sizeof type == sizeof d.device.device_type);
+    std::memcpy(&d.device.device_type, &type, sizeof type);
+    d.device.device_id = p.ConsumeIntegral<int32_t>();
+  }
+  d.byte_offset = p.ConsumeBool() ? p.ConsumeIntegralInRange<uint64_t>(0, 8) * 8
+                                  : p.ConsumeIntegral<uint64_t>();
+  d.null_data = p.ConsumeIntegralInRange<int>(0, 7) == 0;
+  return d;
+}
+
+// An imported tensor is what the descriptor said; over an honest buffer, every element can
+// be read and the tensor survives an export and a second import.
+void check_imported(const bp::Tensor& t, const Described& d, bool honest) {
+  FUZZ_CHECK(t.dim() == d.ndim,
+             "ndim " + std::to_string(d.ndim) + " became " + std::to_string(t.dim()));
+  for (size_t i = 0; i < d.entries; ++i) {
+    FUZZ_CHECK(t.sizes()[i] == d.shape[i], "size of dim " + std::to_string(i) + " changed");
+    if (d.has_strides)
+      FUZZ_CHECK(t.strides()[i] == d.strides[i], "stride of dim " + std::to_string(i) + " changed");
+  }
+  FUZZ_CHECK(!d.null_data || t.numel() == 0, "a non-empty tensor over NULL data");
+  FUZZ_CHECK(static_cast<uint64_t>(t.storage_offset()) * t.element_size() == d.byte_offset,
+             "storage offset does not match byte_offset " + std::to_string(d.byte_offset));
+  if (!honest) return;
+  // The view must lie inside what the producer described: read it all, then copy it.
+  touch_every_element(t);
+  if (t.numel() <= 4096) {
+    const bp::Tensor c = bp::contiguous(t);
+    FUZZ_CHECK(c.sizes() == t.sizes(), "contiguous() changed the shape");
+  }
+  // And back out and in again: the export of an import is the same tensor.
+  DLManagedTensor* out = bp::to_dlpack(t);
+  bp::Tensor again = bp::from_dlpack(out);
+  FUZZ_CHECK(again.sizes() == t.sizes() && again.strides() == t.strides() &&
+                 again.storage_offset() == t.storage_offset() && again.dtype() == t.dtype(),
+             "to_dlpack -> from_dlpack changed the tensor");
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FuzzedDataProvider p(data, size);
-  const int32_t ndim = pick_ndim(p);
-  const size_t entries = static_cast<size_t>(std::clamp<int32_t>(ndim, 0, kMaxArray));
-  std::vector<int64_t> shape(entries), strides(entries);
-  const bool has_strides = p.ConsumeBool();
-  for (size_t d = 0; d < entries; ++d) {
-    // Dims past the eighth are 1 with stride 1: a large ndim must not use up the input
-    // before the dtype and device are read (an exhausted input gives an invalid dtype, and
-    // every large-ndim input would stop there).
-    if (d >= 8) {
-      shape[d] = 1;
-      strides[d] = 1;
-      continue;
-    }
-    shape[d] = pick_extent(p);
-    strides[d] = p.ConsumeBool() ? p.ConsumeIntegralInRange<int64_t>(0, 8) : pick_extent(p);
-  }
-  const DLDataType dtype = pick_dtype(p);
-  // Any int32 as the device type, written as memory (as a C producer would), not converted
-  // to the enum, which C++ only allows for the enum's values.
-  DLDevice device{kDLCPU, 0};
-  if (p.ConsumeIntegralInRange<int>(0, 7) == 0) {
-    const int32_t type = p.ConsumeIntegral<int32_t>();
-    static_assert(sizeof type == sizeof device.device_type);
-    std::memcpy(&device.device_type, &type, sizeof type);
-    device.device_id = p.ConsumeIntegral<int32_t>();
-  }
-  const uint64_t byte_offset = p.ConsumeBool() ? p.ConsumeIntegralInRange<uint64_t>(0, 8) * 8
-                                               : p.ConsumeIntegral<uint64_t>();
-  const bool null_data = p.ConsumeIntegralInRange<int>(0, 7) == 0;
-
+  Described d = describe_input(p);
   // An honest producer: a buffer of exactly the bytes the descriptor spans.
   const __int128 span =
-      span_bytes(ndim, shape, strides, has_strides, byte_offset, element_bytes(dtype));
-  const bool honest = span >= 0 && span <= kMaxBuffer && !null_data;
+      span_bytes(d.ndim, d.shape, d.strides, d.has_strides, d.byte_offset, element_bytes(d.dtype));
+  const bool honest = span >= 0 && span <= kMaxBuffer && !d.null_data;
   std::vector<unsigned char> buffer(honest ? static_cast<size_t>(span) + 1 : 16);
 
   Owner owner;
   DLManagedTensor managed{};
-  managed.dl_tensor.data = null_data ? nullptr : buffer.data();
-  managed.dl_tensor.device = device;
-  managed.dl_tensor.ndim = ndim;
-  managed.dl_tensor.dtype = dtype;
-  managed.dl_tensor.shape = entries ? shape.data() : nullptr;
-  managed.dl_tensor.strides = has_strides && entries ? strides.data() : nullptr;
-  managed.dl_tensor.byte_offset = byte_offset;
+  managed.dl_tensor.data = d.null_data ? nullptr : buffer.data();
+  managed.dl_tensor.device = d.device;
+  managed.dl_tensor.ndim = d.ndim;
+  managed.dl_tensor.dtype = d.dtype;
+  managed.dl_tensor.shape = d.entries ? d.shape.data() : nullptr;
+  managed.dl_tensor.strides = d.has_strides && d.entries ? d.strides.data() : nullptr;
+  managed.dl_tensor.byte_offset = d.byte_offset;
   managed.manager_ctx = &owner;
   managed.deleter = [](DLManagedTensor* self) {
     ++static_cast<Owner*>(self->manager_ctx)->deleted;
@@ -191,30 +236,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       return 0;
     }
     FUZZ_CHECK(owner.deleted == 0, "from_dlpack called the deleter of a tensor it returned");
-    FUZZ_CHECK(t.dim() == ndim,
-               "ndim " + std::to_string(ndim) + " became " + std::to_string(t.dim()));
-    for (size_t d = 0; d < entries; ++d) {
-      FUZZ_CHECK(t.sizes()[d] == shape[d], "size of dim " + std::to_string(d) + " changed");
-      if (has_strides)
-        FUZZ_CHECK(t.strides()[d] == strides[d], "stride of dim " + std::to_string(d) + " changed");
-    }
-    FUZZ_CHECK(!null_data || t.numel() == 0, "a non-empty tensor over NULL data");
-    FUZZ_CHECK(static_cast<uint64_t>(t.storage_offset()) * t.element_size() == byte_offset,
-               "storage offset does not match byte_offset " + std::to_string(byte_offset));
-    if (honest) {
-      // The view must lie inside what the producer described: read it all, then copy it.
-      touch_every_element(t);
-      if (t.numel() <= 4096) {
-        const bp::Tensor c = bp::contiguous(t);
-        FUZZ_CHECK(c.sizes() == t.sizes(), "contiguous() changed the shape");
-      }
-      // And back out and in again: the export of an import is the same tensor.
-      DLManagedTensor* out = bp::to_dlpack(t);
-      bp::Tensor again = bp::from_dlpack(out);
-      FUZZ_CHECK(again.sizes() == t.sizes() && again.strides() == t.strides() &&
-                     again.storage_offset() == t.storage_offset() && again.dtype() == t.dtype(),
-                 "to_dlpack -> from_dlpack changed the tensor");
-    }
+    check_imported(t, d, honest);
   }
   // bp::contiguous leaves blocks cached on the reference device, which by design are not
   // freed at exit (docs/allocator.md) and LeakSanitizer would report: each input leaves none.

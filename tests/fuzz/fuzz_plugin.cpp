@@ -1,5 +1,5 @@
 // libFuzzer target: the plugin descriptor and the host side of the C ABI
-// (dispatch/src/runtime.cpp, introspection.cpp), driven by a plugin whose every answer
+// (dispatch/src/runtime*.cpp, introspection.cpp), driven by a plugin whose every answer
 // comes from the input. bp::register_plugin gets a descriptor with fuzzed struct_size, ABI
 // versions and name/version/vendor strings (NULL, empty, not NUL-terminated within the 4096
 // bytes the host may read, garbage); its init makes a fuzzed sequence of host API calls:
@@ -78,7 +78,7 @@ bp_device_api g_api[kMaxBackends];
 DeviceBehaviour g_behaviour[kMaxBackends];
 int g_backends_made = 0;
 
-// The most the host reads of any plugin string (runtime.cpp, kMaxPluginMessage; names are
+// The most the host reads of any plugin string (runtime_host_api.hpp, kMaxPluginMessage; names are
 // read up to 256 bytes): an unterminated string is this long, so a host that keeps to its
 // bounds stays inside it and one that calls strlen reads past it.
 constexpr size_t kUnterminated = 4096;
@@ -249,63 +249,73 @@ const bp_device_api* make_device_api() {
   return &api;
 }
 
+// register_backend with a fuzzed name, device API and out pointer.
+void fuzz_register_backend(const bp_host_api* host, void* h) {
+  FuzzedDataProvider& p = *g.p;
+  const char* name = pick_string("fuzz_a", {"fuzz_b", "reference", "cpu", "Fuzz", "9x"}, true);
+  const bp_device_api* api = make_device_api();
+  void* ctx = api ? &g_behaviour[(g_backends_made - 1) % kMaxBackends] : nullptr;
+  uint32_t id = 0;
+  const bool null_out = p.ConsumeIntegralInRange<int>(0, 15) == 0;
+  if (host->register_backend(h, name, api, ctx, null_out ? nullptr : &id) == BP_OK)
+    g.last_backend_id = id;
+}
+
+// register_kernel with a fuzzed backend id, op name, dtype mask, function and context.
+void fuzz_register_kernel(const bp_host_api* host, void* h) {
+  FuzzedDataProvider& p = *g.p;
+  uint32_t id = g.last_backend_id;
+  switch (p.ConsumeIntegralInRange<int>(0, 5)) {
+    case 0:
+      id = p.ConsumeIntegral<uint32_t>();
+      break;
+    case 1:
+      id = bp::device_types::Reference;  // another plugin's backend
+      break;
+    case 2:
+      id = p.ConsumeIntegralInRange<uint32_t>(0, 70);
+      break;
+  }
+  const auto ops = bp::Catalog::get().ops();
+  const std::string& real = ops[p.ConsumeIntegralInRange<size_t>(0, ops.size() - 1)].name;
+  const char* op = pick_string(real.c_str(), {"add", "add.Tensor ", "add.", ".Tensor"}, false);
+  uint32_t dtypes = BP_DTYPES_ALL;
+  switch (p.ConsumeIntegralInRange<int>(0, 3)) {
+    case 0:
+      dtypes = p.ConsumeIntegral<uint32_t>();
+      break;
+    case 1:
+      dtypes = 0;
+      break;
+    case 2:
+      dtypes = p.ConsumeIntegralInRange<uint32_t>(1, BP_DTYPES_ALL);
+      break;
+  }
+  bp_kernel_fn fn = kernel_a;
+  switch (p.ConsumeIntegralInRange<int>(0, 7)) {
+    case 0:
+      fn = nullptr;
+      break;
+    case 1:
+      fn = kernel_b;
+      break;
+  }
+  void* kctx = p.ConsumeBool() ? nullptr : &g;
+  host->register_kernel(h, id, op, dtypes, fn, kctx);
+}
+
 // One host API call chosen by the input.
 void host_call(const bp_host_api* host) {
   FuzzedDataProvider& p = *g.p;
   // Now and then the plugin passes NULL instead of the host pointer it was given.
   void* h = p.ConsumeIntegralInRange<int>(0, 15) ? host->host : nullptr;
   switch (p.ConsumeIntegralInRange<int>(0, 4)) {
-    case 0: {
-      const char* name = pick_string("fuzz_a", {"fuzz_b", "reference", "cpu", "Fuzz", "9x"}, true);
-      const bp_device_api* api = make_device_api();
-      void* ctx = api ? &g_behaviour[(g_backends_made - 1) % kMaxBackends] : nullptr;
-      uint32_t id = 0;
-      const bool null_out = p.ConsumeIntegralInRange<int>(0, 15) == 0;
-      if (host->register_backend(h, name, api, ctx, null_out ? nullptr : &id) == BP_OK)
-        g.last_backend_id = id;
+    case 0:
+      fuzz_register_backend(host, h);
       break;
-    }
-    case 1: {
-      uint32_t id = g.last_backend_id;
-      switch (p.ConsumeIntegralInRange<int>(0, 5)) {
-        case 0:
-          id = p.ConsumeIntegral<uint32_t>();
-          break;
-        case 1:
-          id = bp::device_types::Reference;  // another plugin's backend
-          break;
-        case 2:
-          id = p.ConsumeIntegralInRange<uint32_t>(0, 70);
-          break;
-      }
-      const auto ops = bp::Catalog::get().ops();
-      const std::string& real = ops[p.ConsumeIntegralInRange<size_t>(0, ops.size() - 1)].name;
-      const char* op = pick_string(real.c_str(), {"add", "add.Tensor ", "add.", ".Tensor"}, false);
-      uint32_t dtypes = BP_DTYPES_ALL;
-      switch (p.ConsumeIntegralInRange<int>(0, 3)) {
-        case 0:
-          dtypes = p.ConsumeIntegral<uint32_t>();
-          break;
-        case 1:
-          dtypes = 0;
-          break;
-        case 2:
-          dtypes = p.ConsumeIntegralInRange<uint32_t>(1, BP_DTYPES_ALL);
-          break;
-      }
-      bp_kernel_fn fn = kernel_a;
-      switch (p.ConsumeIntegralInRange<int>(0, 7)) {
-        case 0:
-          fn = nullptr;
-          break;
-        case 1:
-          fn = kernel_b;
-          break;
-      }
-      void* kctx = p.ConsumeBool() ? nullptr : &g;
-      host->register_kernel(h, id, op, dtypes, fn, kctx);
+    case 1:
+      fuzz_register_kernel(host, h);
       break;
-    }
     case 2:
       host->set_error(h, pick_status(), pick_string("a message", {}, false));
       break;
@@ -340,15 +350,8 @@ std::vector<std::string> backend_names() {
   return names;
 }
 
-}  // namespace
-
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  static const std::vector<std::string> baseline = backend_names();
-  FuzzedDataProvider p(data, size);
-  g = State{};
-  g.p = &p;
-  g_backends_made = 0;
-
+// A descriptor of the fuzz plugin, every field from the input.
+bp_plugin_descriptor fuzzed_descriptor(FuzzedDataProvider& p) {
   bp_plugin_descriptor d{};
   d.struct_size = pick_struct_size(sizeof d);
   d.abi_major = p.ConsumeIntegralInRange<int>(0, 7) ? BP_ABI_MAJOR : p.ConsumeIntegral<uint32_t>();
@@ -360,46 +363,63 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   d.vendor = pick_string("fuzz", {}, false);
   d.init = p.ConsumeIntegralInRange<int>(0, 15) ? fuzz_init : nullptr;
   d.shutdown = p.ConsumeIntegralInRange<int>(0, 7) ? fuzz_shutdown : nullptr;
-  const bool null_descriptor = p.ConsumeIntegralInRange<int>(0, 31) == 0;
+  return d;
+}
 
-  const bp::PluginLoadReport report = bp::register_plugin(null_descriptor ? nullptr : &d, "fuzz");
-  const bool registered =
-      report.status == bp::LoadStatus::Loaded || report.status == bp::LoadStatus::NoDevices;
-
-  if (registered) {
-    // What the host kept from the device API: strings it must have terminated.
-    for (const bp::DeviceInfo& info : bp::devices()) {
-      FUZZ_CHECK(info.name.size() < sizeof(bp_device_props::name), "device name not terminated");
-      FUZZ_CHECK(info.vendor.size() < sizeof(bp_device_props::vendor),
-                 "device vendor not terminated");
-      FUZZ_CHECK(info.architecture.size() < sizeof(bp_device_props::architecture),
-                 "device architecture not terminated");
-    }
-    for (const std::string& backend : report.backends) {
-      for (const bp::BackendInfo& b : bp::backends()) {
-        if (b.name != backend) continue;
-        FUZZ_CHECK(b.device_count >= 0, "negative device count kept");
-        for (int i = 0; i < std::min(b.device_count, 2); ++i) {
-          const bp::Device dev(b.type, static_cast<int16_t>(i));
-          try {
-            bp::Tensor t = bp::empty({static_cast<int64_t>(p.ConsumeIntegralInRange<int>(0, 64))},
-                                     bp::ScalarType::Float32, dev);
-            bp::Tensor host_copy = bp::to(t, bp::Device(bp::device_types::Reference, 0));
-          } catch (const bp::Error&) {
-          }
+// A registered fuzz plugin: what the host kept of its devices is sane, its devices can
+// allocate (or refuse to), and registration after init is refused.
+void check_registered(const bp::PluginLoadReport& report, FuzzedDataProvider& p) {
+  // What the host kept from the device API: strings it must have terminated.
+  for (const bp::DeviceInfo& info : bp::devices()) {
+    FUZZ_CHECK(info.name.size() < sizeof(bp_device_props::name), "device name not terminated");
+    FUZZ_CHECK(info.vendor.size() < sizeof(bp_device_props::vendor),
+               "device vendor not terminated");
+    FUZZ_CHECK(info.architecture.size() < sizeof(bp_device_props::architecture),
+               "device architecture not terminated");
+  }
+  for (const std::string& backend : report.backends) {
+    for (const bp::BackendInfo& b : bp::backends()) {
+      if (b.name != backend) continue;
+      FUZZ_CHECK(b.device_count >= 0, "negative device count kept");
+      for (int i = 0; i < std::min(b.device_count, 2); ++i) {
+        const bp::Device dev(b.type, static_cast<int16_t>(i));
+        try {
+          bp::Tensor t = bp::empty({static_cast<int64_t>(p.ConsumeIntegralInRange<int>(0, 64))},
+                                   bp::ScalarType::Float32, dev);
+          bp::Tensor host_copy = bp::to(t, bp::Device(bp::device_types::Reference, 0));
+        } catch (const bp::Error&) {
         }
       }
     }
-    // Registration is for init only: the host must refuse it now.
-    if (g.host) {
-      uint32_t id = 0;
-      FUZZ_CHECK(g.host->register_backend(g.host->host, "fuzz_late", &g_api[0], &g_behaviour[0],
-                                          &id) != BP_OK,
-                 "register_backend succeeded after init");
-      FUZZ_CHECK(g.host->register_kernel(g.host->host, g.last_backend_id, "add.Tensor",
-                                         BP_DTYPES_ALL, kernel_a, nullptr) != BP_OK,
-                 "register_kernel succeeded after init");
-    }
+  }
+  // Registration is for init only: the host must refuse it now.
+  if (g.host) {
+    uint32_t id = 0;
+    FUZZ_CHECK(g.host->register_backend(g.host->host, "fuzz_late", &g_api[0], &g_behaviour[0],
+                                        &id) != BP_OK,
+               "register_backend succeeded after init");
+    FUZZ_CHECK(g.host->register_kernel(g.host->host, g.last_backend_id, "add.Tensor", BP_DTYPES_ALL,
+                                       kernel_a, nullptr) != BP_OK,
+               "register_kernel succeeded after init");
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  static const std::vector<std::string> baseline = backend_names();
+  FuzzedDataProvider p(data, size);
+  g = State{};
+  g.p = &p;
+  g_backends_made = 0;
+
+  const bp_plugin_descriptor d = fuzzed_descriptor(p);
+  const bool null_descriptor = p.ConsumeIntegralInRange<int>(0, 31) == 0;
+  const bp::PluginLoadReport report = bp::register_plugin(null_descriptor ? nullptr : &d, "fuzz");
+  const bool registered =
+      report.status == bp::LoadStatus::Loaded || report.status == bp::LoadStatus::NoDevices;
+  if (registered) {
+    check_registered(report, p);
     bp::unregister_plugin(report.plugin);
   }
   // The copies above leave blocks cached on the reference device; by design the runtime does

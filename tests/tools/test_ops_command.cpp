@@ -221,34 +221,40 @@ TEST_CASE("ops exits 1 when a --plugin file did not load, and still prints the m
   CHECK(find_op(parse_report(r), "add.Tensor").is_object());
 }
 
-TEST_CASE("ops prints a matrix with ops as rows, backends as columns, totals and a legend") {
+// The line of `op` in an ops matrix printed as `out`.
+std::string matrix_row(const std::string& out, const std::string& op) {
+  const size_t at = out.find("\n" + op + " ");
+  REQUIRE(at != std::string::npos);
+  return out.substr(at + 1, out.find('\n', at + 1) - at - 1);
+}
+
+TEST_CASE("ops prints a matrix with ops as rows and backends as columns") {
   const ProgramResult r = run_cli({"ops", "--plugin", kTestdevPlugin});
   CHECK(r.exit_code == 0);
   INFO(r.out);
-  const ProgramResult json = run_cli({"ops", "--json", "--plugin", kTestdevPlugin});
-  const nlohmann::json report = parse_report(json);
-  const size_t op_count = report.at("ops").size();
-
   CHECK(r.out.starts_with("OP "));
-  const size_t header_end = r.out.find('\n');
-  const std::string header = r.out.substr(0, header_end);
+  const std::string header = r.out.substr(0, r.out.find('\n'));
   CHECK(header.find("  KIND  ") != std::string::npos);
   CHECK(header.find("  reference ") != std::string::npos);
   CHECK(header.ends_with("  test_dev"));
   // The test_dev column starts where its header does.
   const size_t column = header.find("test_dev");
-  auto row = [&](const std::string& op) {
-    const size_t at = r.out.find("\n" + op + " ");
-    REQUIRE(at != std::string::npos);
-    return r.out.substr(at + 1, r.out.find('\n', at + 1) - at - 1);
-  };
+  auto row = [&](const std::string& op) { return matrix_row(r.out, op); };
   CHECK(row("add.Tensor").substr(column) == "native(f32)");
   CHECK(row("copy_").substr(column) == "native(f32,f64)");
   CHECK(row("fill_.Scalar").substr(column) == "native");
   CHECK(row("mul.Tensor").substr(column) == "missing");
   CHECK(row("div.Scalar").find(" composite ") != std::string::npos);
   CHECK(row("div.Scalar").substr(column) == "composite");
+}
 
+TEST_CASE("ops abbreviates the reference's dtype groups as int and float") {
+  const ProgramResult r = run_cli({"ops", "--plugin", kTestdevPlugin});
+  INFO(r.out);
+  const nlohmann::json report =
+      parse_report(run_cli({"ops", "--json", "--plugin", kTestdevPlugin}));
+  const std::string header = r.out.substr(0, r.out.find('\n'));
+  const size_t column = header.find("test_dev");
   // The reference column abbreviates the common dtype groups: "int" for the five integer
   // types, "float" for the four floating ones.
   const std::vector<std::string> int_float = {"i8",  "u8",   "i16", "i32", "i64",
@@ -259,7 +265,8 @@ TEST_CASE("ops prints a matrix with ops as rows, backends as columns, totals and
   for (const nlohmann::json& op : report.at("ops")) {
     const nlohmann::json& cell = op.at("backends").at("reference");
     if (cell.at("status") != "native") continue;
-    const std::string text = row(op.at("name")).substr(ref_column, column - ref_column);
+    const std::string text =
+        matrix_row(r.out, op.at("name")).substr(ref_column, column - ref_column);
     const auto dtypes = cell.at("dtypes").get<std::vector<std::string>>();
     if (dtypes == int_float) {
       CHECK(text.starts_with("native(int,float) "));
@@ -270,7 +277,15 @@ TEST_CASE("ops prints a matrix with ops as rows, backends as columns, totals and
     }
   }
   CHECK(abbreviated > 0);
+}
 
+TEST_CASE("ops ends its matrix with totals and a legend; with --device, one backend's column") {
+  const ProgramResult r = run_cli({"ops", "--plugin", kTestdevPlugin});
+  INFO(r.out);
+  const size_t op_count =
+      parse_report(run_cli({"ops", "--json", "--plugin", kTestdevPlugin})).at("ops").size();
+  const size_t header_end = r.out.find('\n');
+  const size_t column = r.out.substr(0, header_end).find("test_dev");
   // One line per op between the header and the blank line before the totals.
   const size_t totals = r.out.find("\n\ntotal ");
   REQUIRE(totals != std::string::npos);

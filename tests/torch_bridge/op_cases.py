@@ -1,6 +1,7 @@
-"""The cases of test_ops.py: seeded calls of PyTorch's API that reach each op of Backplane's op
-set v1 through the backplane.torch bridge, and how their results are checked against PyTorch's
-CPU kernels.
+"""The machinery of test_ops.py's cases: seeded calls of PyTorch's API that reach each op of
+Backplane's op set v1 through the backplane.torch bridge, how their results are checked against
+PyTorch's CPU kernels, and the Builder the case lists (elementwise_cases.py, structural_cases.py)
+add them to.
 
 A Case is one call (functional, out=, in-place or mutating) with its arguments. Tensor
 arguments are Args: a contiguous CPU tensor that is copied to the device under test and then
@@ -21,6 +22,8 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 import torch
+
+aten = torch.ops.aten
 
 DTYPES = {
     "bool": torch.bool, "u8": torch.uint8, "i8": torch.int8, "i16": torch.int16,
@@ -259,3 +262,47 @@ def out_arg(gen, meta, layout="contiguous"):
     if layout == "transposed" and len(shape) < 2:
         layout = "contiguous"
     return tensor(gen, shape, name, "normal", layout)
+
+
+# --- building the cases ---------------------------------------------------------------------
+
+class Builder:
+    """Collects Cases; `t` makes seeded tensor Args (one generator for the whole list, so the
+    inputs are fixed as long as the list is built in the same order)."""
+
+    def __init__(self, seed=20240613):
+        self.gen = torch.Generator().manual_seed(seed)
+        self.cases = []
+
+    def t(self, shape, dtype, kind="normal", layout="contiguous"):
+        return tensor(self.gen, shape, dtype, kind, layout)
+
+    def add(self, op, label, call, *args, **options):
+        self.cases.append(Case(op, label, call, tuple(args), **options))
+
+    def functional(self, op, label, fn, args, tol="exact", **options):
+        self.add(op, label, fn, *args, tol=tol, **options)
+
+    def out(self, op, label, fn, args, tol="exact", layouts=("contiguous", "empty"),
+            functional=None, xfail=None, **kwargs):
+        """fn(*args, out=o) for each out layout, `o` of the dtype and shape of the CPU result
+        of `functional` (default: fn without out=)."""
+        meta = result_meta(lambda *a: (functional or fn)(*a, **kwargs), args)
+        if meta is None:  # PyTorch refuses: an out of the args' dtype must be refused too
+            first = next(a for a in args if isinstance(a, Arg))
+            meta = (list(first.base.shape), first.dtype)
+        for layout in layouts:
+            suffix = "" if layout == "contiguous" else f"-{layout}"
+            self.add(op, f"{label}-out{suffix}", with_out(fn, **kwargs), *args,
+                     out_arg(self.gen, meta, layout), form="out", written=len(args), tol=tol,
+                     xfail=(xfail or {}).get(layout, {}))
+
+    def in_place(self, op, label, fn, args, tol="exact", **options):
+        self.add(op, label, fn, *args, form="in-place", written=0, tol=tol, **options)
+
+
+def method(name):
+    """Tensor.name_ as a function (a.add_(b)); torch.ops.aten's where Tensor lacks it."""
+    if hasattr(torch.Tensor, name):
+        return getattr(torch.Tensor, name)
+    return getattr(aten, name)

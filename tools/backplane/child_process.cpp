@@ -20,22 +20,20 @@
 namespace bp::cli {
 
 namespace {
-constexpr size_t kOutputTail = 4096;  // bytes of the child's output kept for the report
-}  // namespace
 
-ChildOutcome run_child(const std::vector<std::string>& argv, double timeout_seconds) {
-  using Clock = std::chrono::steady_clock;
-  BP_CHECK(!argv.empty(), ErrorCode::Internal, "run_child: empty command line");
-  int out[2];
-  BP_CHECK(::pipe2(out, O_CLOEXEC) == 0, ErrorCode::Internal, "cannot create a pipe: {}",
-           std::strerror(errno));
+using Clock = std::chrono::steady_clock;
+
+constexpr size_t kOutputTail = 4096;  // bytes of the child's output kept for the report
+
+// Forks and execs argv in its own process group, with stdin from /dev/null and stdout and
+// stderr into the pipe `out`; returns the child's pid.
+pid_t start_child(const std::vector<std::string>& argv, const int (&out)[2]) {
   // Prepared before fork: the child may only make async-signal-safe calls (this process has
   // threads, a plugin's thread pool among them).
   std::vector<char*> args;
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
   const pid_t parent = ::getpid();
-  const auto start = Clock::now();
   const pid_t pid = ::fork();
   if (pid < 0) {
     ::close(out[0]);
@@ -57,28 +55,48 @@ ChildOutcome run_child(const std::vector<std::string>& argv, double timeout_seco
   }
   ::setpgid(pid, pid);
   ::close(out[1]);
+  return pid;
+}
 
-  ChildOutcome outcome;
-  const auto deadline = start + std::chrono::duration<double>(timeout_seconds);
+// Reads the child's output into outcome.output_tail until every writer closed the pipe or
+// the deadline passed (then outcome.timed_out).
+void read_output_until(int fd, Clock::time_point deadline, ChildOutcome& outcome) {
   char buffer[4096];
   for (;;) {
     const auto left =
         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
     if (left.count() <= 0) {
       outcome.timed_out = true;
-      break;
+      return;
     }
-    pollfd p{out[0], POLLIN, 0};
+    pollfd p{fd, POLLIN, 0};
     const int ready = ::poll(&p, 1, static_cast<int>(std::min<int64_t>(left.count(), 1000)));
-    if (ready < 0 && errno != EINTR) break;
+    if (ready < 0 && errno != EINTR) return;
     if (ready <= 0) continue;
-    const ssize_t n = ::read(out[0], buffer, sizeof buffer);
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
     if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
-    if (n <= 0) break;  // every writer closed: the child (and its children) ended
+    if (n <= 0) return;  // every writer closed: the child (and its children) ended
     outcome.output_tail.append(buffer, static_cast<size_t>(n));
     if (outcome.output_tail.size() > kOutputTail)
       outcome.output_tail.erase(0, outcome.output_tail.size() - kOutputTail);
   }
+}
+
+}  // namespace
+
+ChildOutcome run_child(const std::vector<std::string>& argv, double timeout_seconds) {
+  BP_CHECK(!argv.empty(), ErrorCode::Internal, "run_child: empty command line");
+  int out[2];
+  BP_CHECK(::pipe2(out, O_CLOEXEC) == 0, ErrorCode::Internal, "cannot create a pipe: {}",
+           std::strerror(errno));
+  const auto start = Clock::now();
+  const pid_t pid = start_child(argv, out);
+
+  ChildOutcome outcome;
+  read_output_until(out[0],
+                    start + std::chrono::duration_cast<Clock::duration>(
+                                std::chrono::duration<double>(timeout_seconds)),
+                    outcome);
   ::close(out[0]);
   if (outcome.timed_out) ::kill(-pid, SIGKILL);
   int status = 0;

@@ -187,28 +187,29 @@ int run_merge(const ConformanceOptions& o) {
   return merged.failed() ? kExitFailure : kExitOk;
 }
 
-int run_suite(const ConformanceOptions& o) {
-  const auto start = std::chrono::steady_clock::now();
+// Loads the plugins of the command line; an explicit --plugin that cannot be used is an
+// error (a plugin found by discovery may fail: the suite still runs on the others).
+void load_explicit_plugins(const ConformanceOptions& o) {
   for (const LoadedPlugin& p : load_plugins(o.plugins).plugins) {
     BP_CHECK(!p.explicit_file || p.report.status == LoadStatus::Loaded ||
                  p.report.status == LoadStatus::NoDevices,
              ErrorCode::InvalidArgument, "--plugin {}: {} ({})", p.report.path,
              to_string(p.report.status), p.report.message);
   }
-  // The first device the selector picks ("cuda" means cuda:0); throws naming the selector
-  // and what is loaded when it picks none.
-  const Device device = default_device();
-  const DeviceInfo info = device_info(device);
-  const std::string backend = device_type_name(device.type);
+}
 
+// The report before any case runs: what was tested (device, plugin, host) and how each op
+// is implemented on the device's backend.
+cf::Report report_header(const ConformanceOptions& o, Device device,
+                         const std::vector<DeviceAttribute>& attributes) {
+  const std::string backend = device_type_name(device.type);
   cf::Report report;
   report.device = device.str();
-  report.device_name = info.name;
+  report.device_name = device_info(device).name;
   report.seed = o.seed;
   report.suite = o.full ? "full" : "quick";
   report.shard = o.shard;
   report.host_cpu = host_cpu_model();
-  const std::vector<DeviceAttribute> attributes = device_attributes(device);
   report.device_attributes = format_device_attributes(attributes);
   for (const BackendInfo& b : backends())
     if (b.name == backend) report.plugin = b.plugin;
@@ -218,7 +219,11 @@ int run_suite(const ConformanceOptions& o) {
       if (!r.version.empty()) report.plugin += " " + r.version;
     }
   for (const OpDef& op : Catalog::get().ops()) report.ops.push_back(coverage_of(op, backend));
+  return report;
+}
 
+// The cases the options select, with the expectations file's verdicts.
+std::vector<cf::PlannedCase> plan_for(const ConformanceOptions& o, Device device) {
   cf::SuiteOptions suite;
   suite.device = device;
   suite.seed = o.seed;
@@ -229,24 +234,35 @@ int run_suite(const ConformanceOptions& o) {
   if (!o.shard.empty()) cf::parse_shard(o.shard, suite.shard_index, suite.shard_count);
   const cf::Expectations expectations =
       o.expect.empty() ? cf::Expectations() : cf::Expectations::load(o.expect);
-  const std::vector<cf::PlannedCase> plan = cf::plan_cases(suite, expectations);
+  return cf::plan_cases(suite, expectations);
+}
 
-  const fs::path self = self_program();
-  const std::vector<std::string> plugins = plugin_files(o, report.plugin_path);
+// The command line that reruns one case of this run, less its `--case ID`.
+std::string repro_prefix(const ConformanceOptions& o, const fs::path& self, Device device,
+                         const std::vector<std::string>& plugins, const std::string& isa) {
   // A device that names its ISA level reruns at that level on any machine that has it
   // (the CPU plugin's cap, docs/cpu.md), whatever the best level of the machine is.
-  const std::string isa = device_attribute(attributes, "isa");
-  std::string repro_prefix =
+  std::string prefix =
       (isa.empty() ? std::string() : "BACKPLANE_CPU_ISA=" + shell_quote(isa) + " ") +
       fmt::format("{} conformance --device {}", shell_quote(self.string()), device.str());
   if (!o.plugins.config.empty())
-    repro_prefix += " --config " + shell_quote(fs::absolute(o.plugins.config).string());
-  for (const std::string& p : plugins) repro_prefix += " --plugin " + shell_quote(p);
-  repro_prefix += fmt::format(" --seed {}", o.seed);
+    prefix += " --config " + shell_quote(fs::absolute(o.plugins.config).string());
+  for (const std::string& p : plugins) prefix += " --plugin " + shell_quote(p);
+  prefix += fmt::format(" --seed {}", o.seed);
+  return prefix;
+}
 
+// The planned cases that a worker runs, and where each one's result goes in the report.
+struct CasesToRun {
+  std::vector<cf::CaseId> ids;
+  std::vector<size_t> report_index;
+};
+
+// One report entry per planned case; the unsupported ones are final already, the others
+// are returned to be run.
+CasesToRun enter_plan(cf::Report& report, const std::vector<cf::PlannedCase>& plan) {
+  CasesToRun to_run;
   report.cases.resize(plan.size());
-  std::vector<cf::CaseId> to_run;
-  std::vector<size_t> run_index;
   for (size_t i = 0; i < plan.size(); ++i) {
     cf::CaseResult& c = report.cases[i];
     c.id = plan[i].id.str();
@@ -260,46 +276,46 @@ int run_suite(const ConformanceOptions& o) {
       c.status = cf::CaseStatus::Unsupported;
       c.message = *plan[i].unsupported;
     } else {
-      to_run.push_back(plan[i].id);
-      run_index.push_back(i);
+      to_run.ids.push_back(plan[i].id);
+      to_run.report_index.push_back(i);
     }
   }
+  return to_run;
+}
 
-  cf::WorkerPoolOptions pool;
-  pool.worker_argv = {self.string(), "conformance",         "--worker", "--device", device.str(),
-                      "--seed",      std::to_string(o.seed)};
-  if (o.verbose) pool.worker_argv.push_back("--verbose");
-  std::vector<std::string> details(plan.size());
+// A worker: this program again, on the same device, seed, plugins and config.
+std::vector<std::string> worker_argv(const ConformanceOptions& o, const fs::path& self,
+                                     Device device, const std::vector<std::string>& plugins) {
+  std::vector<std::string> argv = {
+      self.string(), "conformance",         "--worker", "--device", device.str(),
+      "--seed",      std::to_string(o.seed)};
+  if (o.verbose) argv.push_back("--verbose");
   for (const std::string& p : plugins) {
-    pool.worker_argv.push_back("--plugin");
-    pool.worker_argv.push_back(p);
+    argv.push_back("--plugin");
+    argv.push_back(p);
   }
   if (!o.plugins.config.empty()) {
-    pool.worker_argv.push_back("--config");
-    pool.worker_argv.push_back(fs::absolute(o.plugins.config).string());
+    argv.push_back("--config");
+    argv.push_back(fs::absolute(o.plugins.config).string());
   }
-  pool.jobs = o.jobs;
-  pool.timeout_seconds = o.timeout;
-  ConformanceProgress progress(static_cast<int64_t>(to_run.size()), ::isatty(STDERR_FILENO) != 0);
-  cf::run_in_workers(to_run, pool, [&](size_t k, const cf::WorkerOutcome& outcome) {
-    const size_t i = run_index[k];
-    cf::CaseResult& c = report.cases[i];
-    c.status = status_of(outcome, plan[i].expectation);
-    c.message =
-        outcome.kind == cf::WorkerOutcome::Kind::Ran ? outcome.run.message : outcome.message;
-    c.max_abs_err = outcome.run.max_abs_err;
-    c.max_ulp = outcome.run.max_ulp;
-    c.compared = outcome.kind == cf::WorkerOutcome::Kind::Ran && outcome.run.compared;
-    details[i] = outcome.run.details;
-    c.seconds = outcome.seconds;
-    if (c.status != cf::CaseStatus::Passed && c.status != cf::CaseStatus::Unsupported)
-      c.repro = fmt::format("{} --case {}", repro_prefix, shell_quote(c.id));
-    progress.update(c);
-  });
-  progress.finish();
-  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return argv;
+}
 
-  write_reports(report, o);
+void record_outcome(cf::CaseResult& c, const cf::WorkerOutcome& outcome,
+                    const cf::Expectation& expectation, const std::string& repro_prefix) {
+  c.status = status_of(outcome, expectation);
+  c.message = outcome.kind == cf::WorkerOutcome::Kind::Ran ? outcome.run.message : outcome.message;
+  c.max_abs_err = outcome.run.max_abs_err;
+  c.max_ulp = outcome.run.max_ulp;
+  c.compared = outcome.kind == cf::WorkerOutcome::Kind::Ran && outcome.run.compared;
+  c.seconds = outcome.seconds;
+  if (c.status != cf::CaseStatus::Passed && c.status != cf::CaseStatus::Unsupported)
+    c.repro = fmt::format("{} --case {}", repro_prefix, shell_quote(c.id));
+}
+
+// The terminal matrix, then each failure with the line that reruns it; with --case, the
+// case's own verdict when it is not a failure.
+void print_results(const cf::Report& report, const ConformanceOptions& o) {
   fmt::print("{}", cf::terminal_matrix(report, ::isatty(STDOUT_FILENO) != 0));
   bool first = true;
   for (const cf::CaseResult& c : report.cases) {
@@ -311,10 +327,114 @@ int run_suite(const ConformanceOptions& o) {
   if (!o.case_id.empty() && !report.cases.empty() && !cf::is_failure(report.cases[0].status))
     fmt::print("{} {}{}{}\n", cf::to_string(report.cases[0].status), report.cases[0].id,
                report.cases[0].message.empty() ? "" : ": ", report.cases[0].message);
+}
+
+int run_suite(const ConformanceOptions& o) {
+  const auto start = std::chrono::steady_clock::now();
+  load_explicit_plugins(o);
+  // The first device the selector picks ("cuda" means cuda:0); throws naming the selector
+  // and what is loaded when it picks none.
+  const Device device = default_device();
+  const std::vector<DeviceAttribute> attributes = device_attributes(device);
+  cf::Report report = report_header(o, device, attributes);
+  const std::vector<cf::PlannedCase> plan = plan_for(o, device);
+
+  const fs::path self = self_program();
+  const std::vector<std::string> plugins = plugin_files(o, report.plugin_path);
+  const std::string isa = device_attribute(attributes, "isa");
+  const std::string rerun = repro_prefix(o, self, device, plugins, isa);
+  const CasesToRun to_run = enter_plan(report, plan);
+
+  cf::WorkerPoolOptions pool;
+  pool.worker_argv = worker_argv(o, self, device, plugins);
+  pool.jobs = o.jobs;
+  pool.timeout_seconds = o.timeout;
+  std::vector<std::string> details(plan.size());
+  ConformanceProgress progress(static_cast<int64_t>(to_run.ids.size()),
+                               ::isatty(STDERR_FILENO) != 0);
+  cf::run_in_workers(to_run.ids, pool, [&](size_t k, const cf::WorkerOutcome& outcome) {
+    const size_t i = to_run.report_index[k];
+    record_outcome(report.cases[i], outcome, plan[i].expectation, rerun);
+    details[i] = outcome.run.details;
+    progress.update(report.cases[i]);
+  });
+  progress.finish();
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  write_reports(report, o);
+  print_results(report, o);
   if (o.verbose) print_explanations(report, plan, details, o.seed);
   if (!o.emit_repro.empty()) emit_reproducers(report, plan, o, {device.str(), plugins, isa});
   fmt::print("time: {:.1f} s\n", report.seconds);
   return report.failed() ? kExitFailure : kExitOk;
+}
+
+}  // namespace
+
+namespace {
+
+// What runs: which ops, dtypes and samples, with which seed and expectations.
+void add_selection_options(CLI::App& cmd, ConformanceOptions& o) {
+  cmd.add_option("--ops", o.ops,
+                 "Only ops whose name matches this regular expression "
+                 "(device_api selects the device-API checks)")
+      ->type_name("REGEX");
+  cmd.add_option("--dtypes", o.dtypes, "Only these dtypes, comma-separated (f32,bf16,i64)")
+      ->type_name("LIST");
+  cmd.add_option("--seed", o.seed, "Seed of every generated input (default 0)")->type_name("N");
+  auto* quick = cmd.add_flag("--quick", o.quick, "The quick suite (the default)");
+  auto* full = cmd.add_flag("--full", o.full, "Every sample: large sizes and every layout");
+  quick->excludes(full);
+  cmd.add_option("--expect", o.expect, "Expectations file (TOML): unsupported and xfail cases")
+      ->type_name("FILE");
+}
+
+void add_report_options(CLI::App& cmd, ConformanceOptions& o) {
+  cmd.add_option("--json", o.json, "Write the JSON report here")->type_name("FILE");
+  cmd.add_option("--junit", o.junit, "Write a JUnit XML report here")->type_name("FILE");
+  cmd.add_option("--markdown", o.markdown, "Write a Markdown report here")->type_name("FILE");
+}
+
+// How cases run, one case alone (--case, --verbose, --emit-repro), and shards.
+void add_run_options(CLI::App& cmd, ConformanceOptions& o) {
+  cmd.add_option("--jobs", o.jobs, "Worker processes at once (default: one per core, at most 8)")
+      ->type_name("N")
+      ->check(CLI::PositiveNumber);
+  cmd.add_option("--timeout", o.timeout,
+                 "Seconds a case may take before it is killed "
+                 "(default 60)")
+      ->type_name("S")
+      ->check(CLI::PositiveNumber);
+  cmd.add_option("--case", o.case_id,
+                 "Run exactly this case (op/dtype/sample), as the repro "
+                 "line of a failure does")
+      ->type_name("ID");
+  cmd.add_flag("--verbose", o.verbose,
+               "With --case (or for every case that does not pass): print each input's "
+               "dtype, shape, strides, storage offset and values, and the device's and the "
+               "reference's outputs around the first mismatch");
+  cmd.add_option("--emit-repro", o.emit_repro,
+                 "Write a standalone C++ reproducer (CMakeLists.txt and repro.cpp, built "
+                 "against the installed package) of each failing case, or of the --case, "
+                 "into DIR/<op>__<dtype>__<sample>/")
+      ->type_name("DIR");
+  cmd.add_option("--shard", o.shard,
+                 "Run slice I of N (0 <= I < N); merge the shards' "
+                 "JSON reports with `conformance merge`")
+      ->type_name("I/N");
+  cmd.add_flag("--worker", o.worker, "internal: run cases read from stdin")->group("");
+}
+
+CLI::App* add_merge_command(CLI::App& cmd, ConformanceOptions& o) {
+  CLI::App* merge = cmd.add_subcommand(
+      "merge", "Combine the JSON reports of the shards of one run into one report");
+  merge->add_option("reports", o.merge_inputs, "JSON reports written with --json")
+      ->required()
+      ->type_name("REPORT.json");
+  merge->add_option("--json", o.json, "Write the merged JSON report here")->type_name("FILE");
+  merge->add_option("--junit", o.junit, "Write a JUnit XML report here")->type_name("FILE");
+  merge->add_option("--markdown", o.markdown, "Write a Markdown report here")->type_name("FILE");
+  return merge;
 }
 
 }  // namespace
@@ -330,57 +450,10 @@ void add_conformance_command(CLI::App& app, int& exit_code) {
                     "The device under test, e.g. cpu:0, opencl:0 (the first device the "
                     "selector picks)");
   add_plugin_options(*cmd, o->plugins);
-  cmd->add_option("--ops", o->ops,
-                  "Only ops whose name matches this regular expression "
-                  "(device_api selects the device-API checks)")
-      ->type_name("REGEX");
-  cmd->add_option("--dtypes", o->dtypes, "Only these dtypes, comma-separated (f32,bf16,i64)")
-      ->type_name("LIST");
-  cmd->add_option("--seed", o->seed, "Seed of every generated input (default 0)")->type_name("N");
-  auto* quick = cmd->add_flag("--quick", o->quick, "The quick suite (the default)");
-  auto* full = cmd->add_flag("--full", o->full, "Every sample: large sizes and every layout");
-  quick->excludes(full);
-  cmd->add_option("--expect", o->expect, "Expectations file (TOML): unsupported and xfail cases")
-      ->type_name("FILE");
-  cmd->add_option("--json", o->json, "Write the JSON report here")->type_name("FILE");
-  cmd->add_option("--junit", o->junit, "Write a JUnit XML report here")->type_name("FILE");
-  cmd->add_option("--markdown", o->markdown, "Write a Markdown report here")->type_name("FILE");
-  cmd->add_option("--jobs", o->jobs, "Worker processes at once (default: one per core, at most 8)")
-      ->type_name("N")
-      ->check(CLI::PositiveNumber);
-  cmd->add_option("--timeout", o->timeout,
-                  "Seconds a case may take before it is killed "
-                  "(default 60)")
-      ->type_name("S")
-      ->check(CLI::PositiveNumber);
-  cmd->add_option("--case", o->case_id,
-                  "Run exactly this case (op/dtype/sample), as the repro "
-                  "line of a failure does")
-      ->type_name("ID");
-  cmd->add_flag("--verbose", o->verbose,
-                "With --case (or for every case that does not pass): print each input's "
-                "dtype, shape, strides, storage offset and values, and the device's and the "
-                "reference's outputs around the first mismatch");
-  cmd->add_option("--emit-repro", o->emit_repro,
-                  "Write a standalone C++ reproducer (CMakeLists.txt and repro.cpp, built "
-                  "against the installed package) of each failing case, or of the --case, "
-                  "into DIR/<op>__<dtype>__<sample>/")
-      ->type_name("DIR");
-  cmd->add_option("--shard", o->shard,
-                  "Run slice I of N (0 <= I < N); merge the shards' "
-                  "JSON reports with `conformance merge`")
-      ->type_name("I/N");
-  cmd->add_flag("--worker", o->worker, "internal: run cases read from stdin")->group("");
-
-  CLI::App* merge = cmd->add_subcommand(
-      "merge", "Combine the JSON reports of the shards of one run into one report");
-  merge->add_option("reports", o->merge_inputs, "JSON reports written with --json")
-      ->required()
-      ->type_name("REPORT.json");
-  merge->add_option("--json", o->json, "Write the merged JSON report here")->type_name("FILE");
-  merge->add_option("--junit", o->junit, "Write a JUnit XML report here")->type_name("FILE");
-  merge->add_option("--markdown", o->markdown, "Write a Markdown report here")->type_name("FILE");
-
+  add_selection_options(*cmd, *o);
+  add_report_options(*cmd, *o);
+  add_run_options(*cmd, *o);
+  CLI::App* merge = add_merge_command(*cmd, *o);
   cmd->callback([o, merge, &exit_code] {
     if (merge->parsed()) {
       exit_code = run_merge(*o);

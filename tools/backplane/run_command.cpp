@@ -194,26 +194,21 @@ std::vector<RunModel> run_models(const RunOptions& o, const std::string& device,
   return models;
 }
 
-int run_main(const RunOptions& o) {
-  const auto start = std::chrono::steady_clock::now();
-  const LoadedRuntime runtime = load_plugins(o.plugins);
-  RunReport report;
-  report.host_cpu = host_cpu_model();
-  report.model_names = {ex::Mlp::kName, ex::TransformerBlock::kName};
-  for (const LoadedPlugin& p : runtime.plugins)
-    report.plugins.push_back({p.report.plugin, std::string(to_string(p.report.status)),
-                              p.report.path, p.report.message, p.report.backends, p.explicit_file});
-
-  // The children load the --plugin files that loaded here. One that failed is this run's
-  // problem, reported once (RunPlugin::ok); passed on, it would fail every child's start-up
-  // and read as a failure of each device.
+// The children load the --plugin files that loaded here. One that failed is this run's
+// problem, reported once (RunPlugin::ok); passed on, it would fail every child's start-up
+// and read as a failure of each device.
+RunOptions options_for_children(const RunOptions& o, const LoadedRuntime& runtime) {
   RunOptions children = o;
   children.plugins.plugins.clear();
   for (const LoadedPlugin& p : runtime.plugins)
     if (p.explicit_file &&
         (p.report.status == LoadStatus::Loaded || p.report.status == LoadStatus::NoDevices))
       children.plugins.plugins.push_back(p.report.path);
+  return children;
+}
 
+// The devices --devices selects; none is an error that says what is there.
+std::vector<Device> devices_to_run(const RunOptions& o, const LoadedRuntime& runtime) {
   std::vector<Device> devices;
   std::vector<std::string> present;
   for (const BackendInfo& b : backends())
@@ -234,38 +229,52 @@ int run_main(const RunOptions& o) {
                 fmt::format("--devices {}: no device matches (devices here: {}){}", o.devices,
                             fmt::join(present, ", "), not_loaded));
   }
+  return devices;
+}
 
-  const fs::path scratch =
-      fs::temp_directory_path() /
-      fmt::format("backplane-run-{}-{}", ::getpid(), start.time_since_epoch().count());
-  fs::create_directories(scratch);
-  struct RemoveScratch {
-    fs::path path;
-    ~RemoveScratch() {
-      std::error_code ec;
-      fs::remove_all(path, ec);
-    }
-  } remove_scratch{scratch};
-
-  for (const Device& device : devices) {
-    RunDevice row;
-    row.device = device.str();
-    row.name = device_info(device).name;
-    row.attributes = attributes_line(device);
-    for (const BackendInfo& b : backends())
-      if (b.name == device_type_name(device.type)) row.plugin = b.plugin;
-    const bool oracle = device.type == device_types::Reference;
-    if (!oracle && !o.no_conformance) {
-      fmt::print(stderr, "backplane run: {}: quick conformance suite...\n", row.device);
-      row.conformance = run_conformance(children, row.device, scratch);
-    }
-    fmt::print(stderr, "backplane run: {}: examples ({} timed forward passes each)...\n",
-               row.device, o.iterations);
-    row.models = run_models(children, row.device, scratch);
-    report.devices.push_back(std::move(row));
+// A folder for the children's result files, removed with everything in it on scope exit.
+class ScratchFolder {
+ public:
+  explicit ScratchFolder(std::chrono::steady_clock::time_point start)
+      : path_(fs::temp_directory_path() /
+              fmt::format("backplane-run-{}-{}", ::getpid(), start.time_since_epoch().count())) {
+    fs::create_directories(path_);
   }
-  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ScratchFolder(const ScratchFolder&) = delete;
+  ScratchFolder& operator=(const ScratchFolder&) = delete;
+  ~ScratchFolder() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  const fs::path& path() const { return path_; }
 
+ private:
+  fs::path path_;
+};
+
+// One row of the table: the device, its quick conformance suite (not on the reference
+// oracle itself) and the example models.
+RunDevice run_device(const RunOptions& o, const RunOptions& children, Device device,
+                     const fs::path& scratch) {
+  RunDevice row;
+  row.device = device.str();
+  row.name = device_info(device).name;
+  row.attributes = attributes_line(device);
+  for (const BackendInfo& b : backends())
+    if (b.name == device_type_name(device.type)) row.plugin = b.plugin;
+  const bool oracle = device.type == device_types::Reference;
+  if (!oracle && !o.no_conformance) {
+    fmt::print(stderr, "backplane run: {}: quick conformance suite...\n", row.device);
+    row.conformance = run_conformance(children, row.device, scratch);
+  }
+  fmt::print(stderr, "backplane run: {}: examples ({} timed forward passes each)...\n", row.device,
+             o.iterations);
+  row.models = run_models(children, row.device, scratch);
+  return row;
+}
+
+// --json (a file, or "-" for stdout instead of the table), then the table with its legend.
+void print_report(const RunReport& report, const RunOptions& o) {
   if (!o.json.empty()) {
     const std::string text = to_json(report).dump(2) + "\n";
     if (o.json == "-")
@@ -273,16 +282,34 @@ int run_main(const RunOptions& o) {
     else
       write_file(o.json, text, "JSON summary");
   }
-  if (o.json != "-") {
-    fmt::print("{}", render_table(report));
-    fmt::print("\nmodels: {} ({}); {} ({})\n", ex::Mlp::kName, ex::Mlp::describe(mlp_config(o)),
-               ex::TransformerBlock::kName, ex::TransformerBlock::describe(transformer_config(o)));
-    fmt::print(
-        "max err: largest |device - reference:0| over the output (tolerance {} x "
-        "max(1, max |reference|)); ms/fwd: median of {} forward passes\n",
-        ex::kTolerance, o.iterations);
-    fmt::print("{} in {:.1f} s\n", report.ok() ? "all devices passed" : "FAILED", report.seconds);
-  }
+  if (o.json == "-") return;
+  fmt::print("{}", render_table(report));
+  fmt::print("\nmodels: {} ({}); {} ({})\n", ex::Mlp::kName, ex::Mlp::describe(mlp_config(o)),
+             ex::TransformerBlock::kName, ex::TransformerBlock::describe(transformer_config(o)));
+  fmt::print(
+      "max err: largest |device - reference:0| over the output (tolerance {} x "
+      "max(1, max |reference|)); ms/fwd: median of {} forward passes\n",
+      ex::kTolerance, o.iterations);
+  fmt::print("{} in {:.1f} s\n", report.ok() ? "all devices passed" : "FAILED", report.seconds);
+}
+
+int run_main(const RunOptions& o) {
+  const auto start = std::chrono::steady_clock::now();
+  const LoadedRuntime runtime = load_plugins(o.plugins);
+  RunReport report;
+  report.host_cpu = host_cpu_model();
+  report.model_names = {ex::Mlp::kName, ex::TransformerBlock::kName};
+  for (const LoadedPlugin& p : runtime.plugins)
+    report.plugins.push_back({p.report.plugin, std::string(to_string(p.report.status)),
+                              p.report.path, p.report.message, p.report.backends, p.explicit_file});
+  const RunOptions children = options_for_children(o, runtime);
+  const std::vector<Device> devices = devices_to_run(o, runtime);
+
+  const ScratchFolder scratch(start);
+  for (const Device& device : devices)
+    report.devices.push_back(run_device(o, children, device, scratch.path()));
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  print_report(report, o);
   return report.ok() ? kExitOk : kExitFailure;
 }
 

@@ -62,9 +62,8 @@ std::string time_cell(const RunModel* m) {
   return fmt::format("{:.3f}", m->ms_per_forward);
 }
 
-}  // namespace
-
-std::string render_table(const RunReport& report) {
+// The plugins, one line each: name, status, where from and what it said.
+std::string plugins_section(const RunReport& report) {
   std::string out = "plugins\n";
   size_t name_width = 6;
   for (const RunPlugin& p : report.plugins) name_width = std::max(name_width, p.name.size());
@@ -73,25 +72,12 @@ std::string render_table(const RunReport& report) {
     if (!p.message.empty()) detail += ": " + p.message;
     out += fmt::format("  {:<{}}  {:<10}  {}\n", p.name, name_width, p.status, detail);
   }
+  return out;
+}
 
-  // Columns: device, name, conformance, then per model error and time, then the verdict.
-  std::vector<std::string> header = {"device", "name", "conformance (quick)"};
-  for (const std::string& m : report.model_names) {
-    header.push_back(m + " max err");
-    header.push_back("ms/fwd");
-  }
-  header.push_back("result");
-  std::vector<std::vector<std::string>> rows;
-  for (const RunDevice& d : report.devices) {
-    std::vector<std::string> row = {d.device, d.name,
-                                    conformance_cell(d.conformance, d.device == "reference:0")};
-    for (const std::string& m : report.model_names) {
-      row.push_back(error_cell(find_model(d, m)));
-      row.push_back(time_cell(find_model(d, m)));
-    }
-    row.push_back(d.ok() ? "ok" : "FAILED");
-    rows.push_back(std::move(row));
-  }
+// Cells laid out in columns of the widest cell (the device name cut at 32 characters).
+std::string columns(const std::vector<std::string>& header,
+                    const std::vector<std::vector<std::string>>& rows) {
   std::vector<size_t> width(header.size());
   for (size_t c = 0; c < header.size(); ++c) {
     width[c] = header[c].size();
@@ -109,14 +95,36 @@ std::string render_table(const RunReport& report) {
     while (!text.empty() && text.back() == ' ') text.pop_back();
     return text + "\n";
   };
-  out += "\n" + line(header);
+  std::string out = line(header);
   for (const auto& row : rows) out += line(row);
-  // Where it ran, so that tables from two machines can be compared.
-  out += fmt::format("\nhost CPU: {}\n", report.host_cpu);
-  for (const RunDevice& d : report.devices)
-    if (!d.attributes.empty()) out += fmt::format("{}: {}\n", d.device, d.attributes);
+  return out;
+}
 
-  // What went wrong, in full, under the table.
+// One row per device: device, name, conformance, then per model error and time, then the
+// verdict.
+std::string devices_table(const RunReport& report) {
+  std::vector<std::string> header = {"device", "name", "conformance (quick)"};
+  for (const std::string& m : report.model_names) {
+    header.push_back(m + " max err");
+    header.push_back("ms/fwd");
+  }
+  header.push_back("result");
+  std::vector<std::vector<std::string>> rows;
+  for (const RunDevice& d : report.devices) {
+    std::vector<std::string> row = {d.device, d.name,
+                                    conformance_cell(d.conformance, d.device == "reference:0")};
+    for (const std::string& m : report.model_names) {
+      row.push_back(error_cell(find_model(d, m)));
+      row.push_back(time_cell(find_model(d, m)));
+    }
+    row.push_back(d.ok() ? "ok" : "FAILED");
+    rows.push_back(std::move(row));
+  }
+  return columns(header, rows);
+}
+
+// What went wrong, in full: "" when nothing did.
+std::string problems_section(const RunReport& report) {
   std::string problems;
   for (const RunPlugin& p : report.plugins)
     if (!p.ok()) problems += fmt::format("  --plugin {}: {}: {}\n", p.path, p.status, p.message);
@@ -137,7 +145,21 @@ std::string render_table(const RunReport& report) {
                                 d.device, m.model, m.max_abs_err, m.tolerance);
     }
   }
-  if (!problems.empty()) out += "\nproblems:\n" + problems;
+  return problems;
+}
+
+}  // namespace
+
+std::string render_table(const RunReport& report) {
+  std::string out = plugins_section(report);
+  out += "\n" + devices_table(report);
+  // Where it ran, so that tables from two machines can be compared.
+  out += fmt::format("\nhost CPU: {}\n", report.host_cpu);
+  for (const RunDevice& d : report.devices)
+    if (!d.attributes.empty()) out += fmt::format("{}: {}\n", d.device, d.attributes);
+  // What went wrong, in full, under the table.
+  if (const std::string problems = problems_section(report); !problems.empty())
+    out += "\nproblems:\n" + problems;
   return out;
 }
 

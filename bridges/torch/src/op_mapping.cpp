@@ -105,6 +105,43 @@ bool match_arguments(const OpDef& op, const c10::FunctionSchema& schema,
   return true;
 }
 
+// The candidate Backplane ops: by name for functional and in-place forms; for out= forms
+// every functional op of the same base name (the arguments pick one). May hold nullptr.
+std::vector<const OpDef*> candidate_ops(CallForm form, const Alias* alias,
+                                        std::string_view functional_base,
+                                        const std::string& suffix) {
+  const Catalog& catalog = Catalog::get();
+  std::vector<const OpDef*> candidates;
+  if (alias != nullptr) {
+    candidates.push_back(catalog.find(alias->backplane));
+  } else if (form == CallForm::Out) {
+    for (const OpDef& op : catalog.ops())
+      if (op.schema.name == functional_base) candidates.push_back(&op);
+  } else {
+    candidates.push_back(catalog.find(std::string(functional_base) + suffix));
+  }
+  return candidates;
+}
+
+// Of the candidates whose outputs and arguments fit, the one that needs the fewest aten
+// arguments pinned to their defaults; `mapping` has everything but the op.
+std::optional<OpMapping> closest_match(const std::vector<const OpDef*>& candidates,
+                                       const c10::FunctionSchema& schema,
+                                       const std::vector<bool>& is_out, const Alias* alias,
+                                       const OpMapping& mapping) {
+  std::optional<OpMapping> best;
+  for (const OpDef* op : candidates) {
+    if (op == nullptr || op->mutated_arg >= 0) continue;
+    if (mapping.form == CallForm::Out && op->num_outputs() != mapping.written.size()) continue;
+    if (mapping.form != CallForm::Out && op->num_outputs() != schema.returns().size()) continue;
+    OpMapping candidate = mapping;
+    candidate.op = op->id;
+    if (!match_arguments(*op, schema, is_out, alias, candidate)) continue;
+    if (!best || candidate.required.size() < best->required.size()) best = std::move(candidate);
+  }
+  return best;
+}
+
 // The mapping of one aten operator, or nullopt.
 std::optional<OpMapping> map_operator(const c10::OperatorHandle& handle) {
   const c10::FunctionSchema& schema = handle.schema();
@@ -154,29 +191,9 @@ std::optional<OpMapping> map_operator(const c10::OperatorHandle& handle) {
                                                : std::string(functional_base) + suffix);
   if (alias != nullptr) mapping.required_dim = alias->dim;
 
-  // The candidate Backplane ops: by name for functional and in-place forms; for out= forms
-  // every functional op of the same base name (the arguments pick one).
-  std::vector<const OpDef*> candidates;
-  if (alias != nullptr) {
-    candidates.push_back(catalog.find(alias->backplane));
-  } else if (mapping.form == CallForm::Out) {
-    for (const OpDef& op : catalog.ops())
-      if (op.schema.name == functional_base) candidates.push_back(&op);
-  } else {
-    candidates.push_back(catalog.find(std::string(functional_base) + suffix));
-  }
-  std::optional<OpMapping> best;
-  for (const OpDef* op : candidates) {
-    if (op == nullptr || op->mutated_arg >= 0) continue;
-    if (mapping.form == CallForm::Out && op->num_outputs() != mapping.written.size()) continue;
-    if (mapping.form != CallForm::Out && op->num_outputs() != schema.returns().size()) continue;
-    OpMapping candidate = mapping;
-    candidate.op = op->id;
-    if (!match_arguments(*op, schema, is_out, alias, candidate)) continue;
-    // The closest match needs the fewest aten arguments pinned to their defaults.
-    if (!best || candidate.required.size() < best->required.size()) best = std::move(candidate);
-  }
-  return best;
+  const std::vector<const OpDef*> candidates =
+      candidate_ops(mapping.form, alias, functional_base, suffix);
+  return closest_match(candidates, schema, is_out, alias, mapping);
 }
 
 }  // namespace

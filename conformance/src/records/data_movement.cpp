@@ -85,27 +85,28 @@ Make copy_of(std::function<Tensor(InputMaker&)> dst, std::function<Tensor(InputM
   };
 }
 
-std::vector<Sample> copy_samples(ScalarType s) {
+// A tensor of the sample's inputs, made when the case runs.
+std::function<Tensor(InputMaker&)> tensor_of(Shape sizes, ScalarType t, Values v = V::Normal,
+                                             Layout l = L::Contiguous) {
+  return [=](InputMaker& m) { return m.tensor(sizes, t, v, l); };
+}
+
+// Every conversion from `s`, with values whose result PyTorch defines.
+std::vector<Sample> copy_conversion_samples(ScalarType s) {
   std::vector<Sample> out;
-  const ScalarType p = partner(s);
-  const auto plain = [](Shape sizes, ScalarType t, Values v = V::Normal, Layout l = L::Contiguous) {
-    return [=](InputMaker& m) { return m.tensor(sizes, t, v, l); };
-  };
-  out.push_back(quick("contiguous_7x13", copy_of(plain({7, 13}, s), plain({7, 13}, s))));
-  out.push_back(quick("scalar_0d", copy_of(plain({}, s), plain({}, s))));
-  out.push_back(quick("empty_0x5", copy_of(plain({0, 5}, s), plain({0, 5}, s))));
-  out.push_back(quick("transposed_17x9",
-                      copy_of(plain({17, 9}, s), plain({17, 9}, s, V::Normal, L::Transposed))));
-  out.push_back(quick("broadcast_1x13_to_7x13", copy_of(plain({7, 13}, s), plain({1, 13}, s))));
-  // Every conversion from this dtype, with values whose result PyTorch defines.
   for (int i = 0; i < kNumScalarTypes; ++i) {
     const auto d = static_cast<ScalarType>(i);
     if (d == s) continue;
-    out.push_back(quick("to_" + dt(d),
-                        copy_of(plain({3, 11}, d), plain({3, 11}, s, conversion_values(s, d)))));
+    out.push_back(quick("to_" + dt(d), copy_of(tensor_of({3, 11}, d),
+                                               tensor_of({3, 11}, s, conversion_values(s, d)))));
   }
-  // Special values into every dtype: NaN, +-inf, -0, subnormals, extremes. Float -> integer
-  // keeps only the values PyTorch defines; the others get their own samples below.
+  return out;
+}
+
+// Special values into every dtype: NaN, +-inf, -0, subnormals, extremes. Float -> integer
+// keeps only the values PyTorch defines; the others get their own samples.
+std::vector<Sample> copy_special_value_samples(ScalarType s) {
+  std::vector<Sample> out;
   for (int i = 0; i < kNumScalarTypes; ++i) {
     const auto d = static_cast<ScalarType>(i);
     std::vector<double> defined, undefined;
@@ -130,44 +131,68 @@ std::vector<Sample> copy_samples(ScalarType s) {
       }));
     }
   }
-  out.push_back(
-      full("strided_5x8", copy_of(plain({5, 8}, s), plain({5, 8}, s, V::Normal, L::Strided))));
-  out.push_back(full("permuted_3x4x5",
-                     copy_of(plain({3, 4, 5}, s), plain({3, 4, 5}, s, V::Normal, L::Permuted))));
-  out.push_back(
-      full("offset_src_33", copy_of(plain({33}, s), plain({33}, s, V::Normal, L::Offset))));
-  out.push_back(
-      full("offset_dst_33", copy_of(plain({33}, s, V::Normal, L::Offset), plain({33}, s))));
-  out.push_back(full("transposed_dst_9x17",
-                     copy_of(plain({9, 17}, s, V::Normal, L::Transposed), plain({9, 17}, s))));
-  out.push_back(full("strided_dst_7x13_from_transposed",
-                     copy_of(plain({7, 13}, s, V::Normal, L::Strided),
-                             plain({7, 13}, s, V::Normal, L::Transposed))));
-  out.push_back(
+  return out;
+}
+
+// Strided, permuted, offset and broadcast sources and destinations, small and large.
+std::vector<Sample> copy_layout_samples(ScalarType s) {
+  const ScalarType p = partner(s);
+  const auto plain = [](Shape sizes, ScalarType t, Values v = V::Normal, Layout l = L::Contiguous) {
+    return tensor_of(std::move(sizes), t, v, l);
+  };
+  std::vector<Sample> out = {
+      full("strided_5x8", copy_of(plain({5, 8}, s), plain({5, 8}, s, V::Normal, L::Strided))),
+      full("permuted_3x4x5",
+           copy_of(plain({3, 4, 5}, s), plain({3, 4, 5}, s, V::Normal, L::Permuted))),
+      full("offset_src_33", copy_of(plain({33}, s), plain({33}, s, V::Normal, L::Offset))),
+      full("offset_dst_33", copy_of(plain({33}, s, V::Normal, L::Offset), plain({33}, s))),
+      full("transposed_dst_9x17",
+           copy_of(plain({9, 17}, s, V::Normal, L::Transposed), plain({9, 17}, s))),
+      full("strided_dst_7x13_from_transposed",
+           copy_of(plain({7, 13}, s, V::Normal, L::Strided),
+                   plain({7, 13}, s, V::Normal, L::Transposed))),
       full("transposed_17x9_to_" + dt(p),
-           copy_of(plain({17, 9}, p), plain({17, 9}, s, conversion_values(s, p), L::Transposed))));
-  out.push_back(full("broadcast_0d_to_5x6", copy_of(plain({5, 6}, s), plain({}, s))));
-  out.push_back(full("broadcast_13_to_7x13", copy_of(plain({7, 13}, s), plain({13}, s))));
-  out.push_back(full("broadcast_7x1_to_7x13_" + dt(p),
-                     copy_of(plain({7, 13}, p), plain({7, 1}, s, conversion_values(s, p)))));
-  // A source that is already an expanded (stride 0) view of the same shape as dst.
-  out.push_back(full("expanded_src_7x13", [s](InputMaker& m) -> Args {
-    Tensor dst = m.tensor({7, 13}, s);
-    return {dst, m.tensor({1, 13}, s).expand({7, 13})};
-  }));
-  // Python's src[:, 2:39:3]: a step-3 slice that starts inside its storage.
-  out.push_back(full("sliced_step3_7x13", [s](InputMaker& m) -> Args {
-    Tensor dst = m.tensor({7, 13}, s);
-    return {dst, m.tensor({7, 40}, s).slice(1, 2, 39, 3)};
-  }));
-  out.push_back(full("large_1048576", copy_of(plain({1024, 1024}, s), plain({1024, 1024}, s))));
-  out.push_back(full("large_transposed_1031x257_to_" + dt(p),
-                     copy_of(plain({1031, 257}, p),
-                             plain({1031, 257}, s, conversion_values(s, p), L::Transposed))));
-  out.push_back(full("large_broadcast_1x65537_to_3x65537",
-                     copy_of(plain({3, 65537}, s), plain({1, 65537}, s))));
+           copy_of(plain({17, 9}, p), plain({17, 9}, s, conversion_values(s, p), L::Transposed))),
+      full("broadcast_0d_to_5x6", copy_of(plain({5, 6}, s), plain({}, s))),
+      full("broadcast_13_to_7x13", copy_of(plain({7, 13}, s), plain({13}, s))),
+      full("broadcast_7x1_to_7x13_" + dt(p),
+           copy_of(plain({7, 13}, p), plain({7, 1}, s, conversion_values(s, p)))),
+      // A source that is already an expanded (stride 0) view of the same shape as dst.
+      full("expanded_src_7x13",
+           [s](InputMaker& m) -> Args {
+             Tensor dst = m.tensor({7, 13}, s);
+             return {dst, m.tensor({1, 13}, s).expand({7, 13})};
+           }),
+      // Python's src[:, 2:39:3]: a step-3 slice that starts inside its storage.
+      full("sliced_step3_7x13",
+           [s](InputMaker& m) -> Args {
+             Tensor dst = m.tensor({7, 13}, s);
+             return {dst, m.tensor({7, 40}, s).slice(1, 2, 39, 3)};
+           }),
+      full("large_1048576", copy_of(plain({1024, 1024}, s), plain({1024, 1024}, s))),
+      full("large_transposed_1031x257_to_" + dt(p),
+           copy_of(plain({1031, 257}, p),
+                   plain({1031, 257}, s, conversion_values(s, p), L::Transposed))),
+      full("large_broadcast_1x65537_to_3x65537",
+           copy_of(plain({3, 65537}, s), plain({1, 65537}, s))),
+  };
+  return out;
+}
+
+std::vector<Sample> copy_samples(ScalarType s) {
+  std::vector<Sample> out = {
+      quick("contiguous_7x13", copy_of(tensor_of({7, 13}, s), tensor_of({7, 13}, s))),
+      quick("scalar_0d", copy_of(tensor_of({}, s), tensor_of({}, s))),
+      quick("empty_0x5", copy_of(tensor_of({0, 5}, s), tensor_of({0, 5}, s))),
+      quick("transposed_17x9",
+            copy_of(tensor_of({17, 9}, s), tensor_of({17, 9}, s, V::Normal, L::Transposed))),
+      quick("broadcast_1x13_to_7x13", copy_of(tensor_of({7, 13}, s), tensor_of({1, 13}, s))),
+  };
+  append_samples(out, copy_conversion_samples(s));
+  append_samples(out, copy_special_value_samples(s));
+  append_samples(out, copy_layout_samples(s));
   out.push_back(error("error_shape_mismatch", "cannot be broadcast",
-                      copy_of(plain({4, 3}, s), plain({3, 4}, s))));
+                      copy_of(tensor_of({4, 3}, s), tensor_of({3, 4}, s))));
   // Writing through a stride-0 view would write one location from several elements.
   out.push_back(error("error_dst_overlap", "stride 0", [s](InputMaker& m) -> Args {
     Tensor dst = m.tensor({1, 5}, s).expand({4, 5});
@@ -180,6 +205,57 @@ std::vector<Sample> copy_samples(ScalarType s) {
 
 Make fill_of(Shape sizes, ScalarType t, Scalar value, Layout l = L::Contiguous) {
   return [=](InputMaker& m) -> Args { return {m.tensor(sizes, t, V::Normal, l), value}; };
+}
+
+// NaN, infinities, -0, a subnormal and the largest finite value; a value beyond the dtype's
+// range is an error.
+std::vector<Sample> fill_floating_value_samples(ScalarType t) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const std::vector<double> specials = special_values(t);
+  std::vector<Sample> out = {
+      quick("nan", fill_of({13}, t, Scalar(std::nan("")))),
+      full("inf", fill_of({13}, t, Scalar(inf))),
+      full("neg_inf", fill_of({13}, t, Scalar(-inf))),
+      full("neg_zero", fill_of({13}, t, Scalar(-0.0))),
+      full("subnormal", fill_of({13}, t, Scalar(specials[5]))),
+      full("largest_finite", fill_of({13}, t, Scalar(specials[8]))),
+  };
+  // A double beyond the dtype's finite range is refused, not rounded to inf (f64 has
+  // no such double).
+  if (t != T::Float64) {
+    const double too_big = t == T::Float16 ? 65520.0 : 1e39;
+    out.push_back(
+        error("error_value_overflow", "without overflow", fill_of({13}, t, Scalar(too_big))));
+  }
+  return out;
+}
+
+// The integer dtype's extremes; one past them, and NaN, are errors.
+std::vector<Sample> fill_integer_value_samples(ScalarType t) {
+  const auto [lo, hi] = int_limits(t);
+  const int64_t min =
+      t == T::Int64 ? std::numeric_limits<int64_t>::min() : static_cast<int64_t>(lo);
+  const int64_t max =
+      t == T::Int64 ? std::numeric_limits<int64_t>::max() : static_cast<int64_t>(hi);
+  std::vector<Sample> out = {
+      quick("int_min", fill_of({13}, t, Scalar(min))),
+      full("int_max", fill_of({13}, t, Scalar(max))),
+  };
+  if (t == T::UInt8) {
+    // PyTorch lets an unsigned dtype take negatives down to -max: -1 wraps to 255.
+    out.push_back(full("negative_wraps", fill_of({13}, t, Scalar(int64_t{-1}))));
+    out.push_back(
+        error("error_value_overflow", "without overflow", fill_of({13}, t, Scalar(int64_t{256}))));
+  } else if (t == T::Int64) {
+    out.push_back(
+        error("error_value_overflow", "without overflow", fill_of({13}, t, Scalar(1e19))));
+  } else {
+    out.push_back(
+        error("error_value_overflow", "without overflow", fill_of({13}, t, Scalar(max + 1))));
+  }
+  out.push_back(
+      error("error_nan_value", "without overflow", fill_of({13}, t, Scalar(std::nan("")))));
+  return out;
 }
 
 std::vector<Sample> fill_samples(ScalarType t) {
@@ -204,46 +280,12 @@ std::vector<Sample> fill_samples(ScalarType t) {
     out.push_back(quick("float_value_truncated", fill_of({13}, t, Scalar(2.75))));
   }
   if (is_floating(t)) {
-    const double inf = std::numeric_limits<double>::infinity();
-    const std::vector<double> specials = special_values(t);
-    out.push_back(quick("nan", fill_of({13}, t, Scalar(std::nan("")))));
-    out.push_back(full("inf", fill_of({13}, t, Scalar(inf))));
-    out.push_back(full("neg_inf", fill_of({13}, t, Scalar(-inf))));
-    out.push_back(full("neg_zero", fill_of({13}, t, Scalar(-0.0))));
-    out.push_back(full("subnormal", fill_of({13}, t, Scalar(specials[5]))));
-    out.push_back(full("largest_finite", fill_of({13}, t, Scalar(specials[8]))));
-    // A double beyond the dtype's finite range is refused, not rounded to inf (f64 has
-    // no such double).
-    if (t != T::Float64) {
-      const double too_big = t == T::Float16 ? 65520.0 : 1e39;
-      out.push_back(
-          error("error_value_overflow", "without overflow", fill_of({13}, t, Scalar(too_big))));
-    }
+    append_samples(out, fill_floating_value_samples(t));
   } else if (t == T::Bool) {
     out.push_back(full("int_value_2_is_true", fill_of({13}, t, Scalar(int64_t{2}))));
     out.push_back(full("float_value_0_is_false", fill_of({13}, t, Scalar(0.0))));
   } else {
-    const auto [lo, hi] = int_limits(t);
-    const int64_t min =
-        t == T::Int64 ? std::numeric_limits<int64_t>::min() : static_cast<int64_t>(lo);
-    const int64_t max =
-        t == T::Int64 ? std::numeric_limits<int64_t>::max() : static_cast<int64_t>(hi);
-    out.push_back(quick("int_min", fill_of({13}, t, Scalar(min))));
-    out.push_back(full("int_max", fill_of({13}, t, Scalar(max))));
-    if (t == T::UInt8) {
-      // PyTorch lets an unsigned dtype take negatives down to -max: -1 wraps to 255.
-      out.push_back(full("negative_wraps", fill_of({13}, t, Scalar(int64_t{-1}))));
-      out.push_back(error("error_value_overflow", "without overflow",
-                          fill_of({13}, t, Scalar(int64_t{256}))));
-    } else if (t == T::Int64) {
-      out.push_back(
-          error("error_value_overflow", "without overflow", fill_of({13}, t, Scalar(1e19))));
-    } else {
-      out.push_back(
-          error("error_value_overflow", "without overflow", fill_of({13}, t, Scalar(max + 1))));
-    }
-    out.push_back(
-        error("error_nan_value", "without overflow", fill_of({13}, t, Scalar(std::nan("")))));
+    append_samples(out, fill_integer_value_samples(t));
   }
   return out;
 }

@@ -58,73 +58,104 @@ Args special_pairs(InputMaker& in, ScalarType self_dt, ScalarType other_dt, bool
   return join(in.from_doubles({n, 1}, self_dt, a), in.from_doubles({1, m}, other_dt, b), tail);
 }
 
-void add_tensor_form_samples(std::vector<Sample>& out, const TensorOp& op, ScalarType dt,
-                             const Variant& v) {
-  const ScalarType odt = op.bool_with_int_other && dt == ScalarType::Bool ? ScalarType::Int32 : dt;
-  const Values sv = op.self_values;
-  const Values ov = op.other_values;
-  const std::vector<IValue> tail = v.tail;
-  const std::string& p = v.prefix;
-  auto add = [&](const std::string& name, bool quick, MakeArgs make) {
-    out.push_back(quick && v.quick ? quick_sample(p + name, std::move(make))
-                                   : full_sample(p + name, std::move(make)));
-  };
+// Adds the samples of one variant of an op's tensor form (self and other tensors) to `out`:
+// the dtypes and value domains of self and other, and the variant's name prefix and tail.
+class TensorFormSamples {
+ public:
+  TensorFormSamples(std::vector<Sample>& out, const TensorOp& op, ScalarType self_dtype,
+                    const Variant& variant)
+      : dt(self_dtype),
+        odt(op.bool_with_int_other && self_dtype == ScalarType::Bool ? ScalarType::Int32
+                                                                     : self_dtype),
+        sv(op.self_values),
+        ov(op.other_values),
+        tail(variant.tail),
+        v(variant),
+        out_(out) {}
+
+  void add(const std::string& name, bool quick, MakeArgs make) {
+    out_.push_back(quick && v.quick ? quick_sample(v.prefix + name, std::move(make))
+                                    : full_sample(v.prefix + name, std::move(make)));
+  }
+
   // self and other of the given sizes and layouts, values from the op's domains.
-  auto pair = [&](const std::string& name, bool quick, Shape a, Shape b,
-                  Layout la = Layout::Contiguous, Layout lb = Layout::Contiguous,
-                  Values a_values = Values::Normal, bool a_domain = true) {
-    const Values av = a_domain ? sv : a_values;
-    add(name, quick, [=](InputMaker& in) {
-      Tensor x = in.tensor(as_ref(a), dt, av, la);
-      return join(x, in.tensor(as_ref(b), odt, ov, lb), tail);
-    });
-  };
-  pair("contiguous_7x13", true, {7, 13}, {7, 13});
-  pair("scalar_0d", true, {}, {});
-  pair("empty_0x5", true, {0, 5}, {0, 5});
-  pair("broadcast_3x1_1x4", true, {3, 1}, {1, 4});
-  pair("other_0d_5x6", true, {5, 6}, {});
-  pair("transposed_17x9", true, {17, 9}, {17, 9}, Layout::Transposed, Layout::Transposed);
-  pair("strided_offset_5x8", true, {5, 8}, {5, 8}, Layout::Strided, Layout::Offset);
-  add("special_pairs", true,
-      [=](InputMaker& in) { return special_pairs(in, dt, odt, v.nonzero_int_other, tail); });
-  // Promotion: a tensor of another dtype (u8 + i8 -> i16, f16 + bf16 -> f32, ...).
+  void pair(const std::string& name, bool quick, Shape a, Shape b, Layout la = Layout::Contiguous,
+            Layout lb = Layout::Contiguous) {
+    add(name, quick,
+        [a, b, la, lb, dt = dt, odt = odt, sv = sv, ov = ov, tail = tail](InputMaker& in) {
+          Tensor x = in.tensor(as_ref(a), dt, sv, la);
+          return join(x, in.tensor(as_ref(b), odt, ov, lb), tail);
+        });
+  }
+
+  const ScalarType dt, odt;  // self's dtype, other's
+  const Values sv, ov;       // self's values, other's
+  const std::vector<IValue> tail;
+  const Variant& v;
+
+ private:
+  std::vector<Sample>& out_;
+};
+
+// Promotion: other of another dtype, a wrapped number, a 0-d tensor; a 0-d self.
+void add_promotion_samples(TensorFormSamples& s) {
+  const ScalarType dt = s.dt, odt = s.odt;
+  const Values sv = s.sv, ov = s.ov;
+  const std::vector<IValue> tail = s.tail;
+  // A tensor of another dtype (u8 + i8 -> i16, f16 + bf16 -> f32, ...).
   const ScalarType partner = partner_dtype(odt);
-  add(std::string("mixed_") + std::string(dtype_name(partner)) + "_6x5", true, [=](InputMaker& in) {
-    Tensor x = in.tensor({6, 5}, dt, sv);
-    return join(x, in.tensor({6, 5}, partner, ov), tail);
-  });
+  s.add(std::string("mixed_") + std::string(dtype_name(partner)) + "_6x5", true,
+        [=](InputMaker& in) {
+          Tensor x = in.tensor({6, 5}, dt, sv);
+          return join(x, in.tensor({6, 5}, partner, ov), tail);
+        });
   // Wrapped numbers never raise an integer tensor's dtype within its category, a float
   // one turns ints into the default float.
-  add("wrapped_int_5x6", true, [=](InputMaker& in) {
+  s.add("wrapped_int_5x6", true, [=](InputMaker& in) {
     return join(in.tensor({5, 6}, dt, sv), wrapped_scalar(Scalar(int64_t{3})), tail);
   });
-  add("wrapped_float_5x6", false, [=](InputMaker& in) {
+  s.add("wrapped_float_5x6", false, [=](InputMaker& in) {
     return join(in.tensor({5, 6}, dt, sv), wrapped_scalar(Scalar(2.5)), tail);
   });
   // A 0-d f32 tensor (not a wrapped number): promotes ints to f32, leaves f16 as f16.
-  add("f32_0d_other_4x5", false, [=](InputMaker& in) {
+  s.add("f32_0d_other_4x5", false, [=](InputMaker& in) {
     Tensor x = in.tensor({4, 5}, dt, sv);
     return join(x, in.tensor({}, ScalarType::Float32, ov), tail);
   });
-  add("self_0d_other_4x5", false, [=](InputMaker& in) {
+  s.add("self_0d_other_4x5", false, [=](InputMaker& in) {
     Tensor x = in.tensor({}, dt, sv);
     return join(x, in.tensor({4, 5}, odt, ov), tail);
   });
-  pair("broadcast_7x13_13", false, {7, 13}, {13});
-  pair("broadcast_13_7x13", false, {13}, {7, 13});
-  pair("broadcast_empty_0x1_1x4", false, {0, 1}, {1, 4});
-  pair("permuted_3x4x5", false, {3, 4, 5}, {3, 4, 5}, Layout::Permuted, Layout::Permuted);
-  pair("offset_transposed_9x11", false, {9, 11}, {9, 11}, Layout::Offset, Layout::Transposed);
-  pair("odd_127", false, {127}, {127});
-  pair("odd_1031", false, {1031}, {1031});
+}
+
+void add_tensor_form_samples(std::vector<Sample>& out, const TensorOp& op, ScalarType dt,
+                             const Variant& v) {
+  TensorFormSamples s(out, op, dt, v);
+  s.pair("contiguous_7x13", true, {7, 13}, {7, 13});
+  s.pair("scalar_0d", true, {}, {});
+  s.pair("empty_0x5", true, {0, 5}, {0, 5});
+  s.pair("broadcast_3x1_1x4", true, {3, 1}, {1, 4});
+  s.pair("other_0d_5x6", true, {5, 6}, {});
+  s.pair("transposed_17x9", true, {17, 9}, {17, 9}, Layout::Transposed, Layout::Transposed);
+  s.pair("strided_offset_5x8", true, {5, 8}, {5, 8}, Layout::Strided, Layout::Offset);
+  s.add("special_pairs", true, [=, odt = s.odt, tail = s.tail](InputMaker& in) {
+    return special_pairs(in, dt, odt, v.nonzero_int_other, tail);
+  });
+  add_promotion_samples(s);
+  s.pair("broadcast_7x13_13", false, {7, 13}, {13});
+  s.pair("broadcast_13_7x13", false, {13}, {7, 13});
+  s.pair("broadcast_empty_0x1_1x4", false, {0, 1}, {1, 4});
+  s.pair("permuted_3x4x5", false, {3, 4, 5}, {3, 4, 5}, Layout::Permuted, Layout::Permuted);
+  s.pair("offset_transposed_9x11", false, {9, 11}, {9, 11}, Layout::Offset, Layout::Transposed);
+  s.pair("odd_127", false, {127}, {127});
+  s.pair("odd_1031", false, {1031}, {1031});
   // Integers over their whole range: add/sub/mul wrap around as in PyTorch.
-  add("wide_1031", false, [=](InputMaker& in) {
-    const Values wide_other = v.nonzero_int_other ? ov : Values::Wide;
+  const Values wide_other = v.nonzero_int_other ? s.ov : Values::Wide;
+  s.add("wide_1031", false, [=, odt = s.odt, tail = s.tail](InputMaker& in) {
     Tensor x = in.tensor({1031}, dt, Values::Wide);
     return join(x, in.tensor({1031}, odt, wide_other), tail);
   });
-  pair("large_263x251", false, {263, 251}, {263, 251});
+  s.pair("large_263x251", false, {263, 251}, {263, 251});
 }
 
 std::vector<Sample> tensor_form_samples(const TensorOp& op, ScalarType dt) {

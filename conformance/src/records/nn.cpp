@@ -28,20 +28,63 @@ int64_t row_length(const Shape& sizes, int64_t dim) {
 
 // ---- softmax.int / log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) ----------
 
+// softmax(x, dim) or log_softmax(x, dim) of a tensor made when the case runs.
+MakeArgs softmax_of(ScalarType dt, Shape sizes, int64_t dim, Layout layout, Values values,
+                    IValue dtype) {
+  return [=](InputMaker& in) {
+    return Args{in.tensor(as_ref(sizes), dt, values, layout), IValue(dim), dtype};
+  };
+}
+
+// Whole rows of one special value, and rows mixing them: all -inf and all NaN rows are
+// NaN; an +inf row is NaN (inf - inf); one finite value among -inf takes all the mass.
+std::vector<Sample> softmax_special_row_samples(ScalarType dt, const IValue& dtype_arg) {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+  const std::vector<double> rows = {-kInf, -kInf, -kInf, -kInf, -kInf, -kInf,  // all -inf
+                                    kNaN,  kNaN,  kNaN,  kNaN,  kNaN,  kNaN,   // all NaN
+                                    kInf,  kInf,  kInf,  kInf,  kInf,  kInf,   // all +inf
+                                    -kInf, -kInf, 0.5,   -kInf, -kInf, -kInf,  // one finite
+                                    -kInf, kNaN,  1.0,   2.0,   -kInf, 3.0,    // a NaN
+                                    kInf,  1.0,   2.0,   -kInf, 0.0,   -0.0};  // an +inf
+  std::vector<Sample> out;
+  for (const int64_t dim : {int64_t{1}, int64_t{0}}) {
+    out.push_back(quick_sample(
+        dim == 1 ? "special_rows_6x6" : "special_columns_6x6",
+        [=](InputMaker& in) {
+          return Args{in.from_doubles({6, 6}, dt, rows), IValue(dim), dtype_arg};
+        },
+        6));
+  }
+  return out;
+}
+
+// A `dtype` argument that is missing where it is needed, or not floating; a dim out of range.
+std::vector<Sample> softmax_error_samples(ScalarType dt, const IValue& dtype_arg) {
+  std::vector<Sample> out;
+  if (!is_floating(dt)) {
+    out.push_back(
+        error_sample("error_integral_without_dtype", "floating",
+                     softmax_of(dt, {3, 4}, 1, Layout::Contiguous, Values::Normal, IValue())));
+  }
+  out.push_back(
+      error_sample("error_dim_out_of_range", "argument 'dim'",
+                   softmax_of(dt, {3, 4}, 2, Layout::Contiguous, Values::Normal, dtype_arg)));
+  out.push_back(error_sample(
+      "error_integral_dtype", "floating",
+      softmax_of(dt, {3, 4}, 1, Layout::Contiguous, Values::Normal, IValue(ScalarType::Int32))));
+  return out;
+}
+
 std::vector<Sample> softmax_samples(ScalarType dt) {
   std::vector<Sample> out;
   // Integral and bool inputs are only accepted with a floating `dtype`; floating ones run
   // without (and one sample converts f16/bf16 up to f32).
   const IValue dtype_arg = is_floating(dt) ? IValue() : IValue(ScalarType::Float32);
-  auto soft = [=](Shape sizes, int64_t dim, Layout layout, Values values, IValue dtype) {
-    return [=](InputMaker& in) {
-      return Args{in.tensor(as_ref(sizes), dt, values, layout), IValue(dim), dtype};
-    };
-  };
   auto add = [&](const char* name, bool quick, Shape sizes, int64_t dim,
                  Layout layout = Layout::Contiguous, Values values = Values::Normal) {
     const int64_t k = row_length(sizes, dim);
-    MakeArgs make = soft(sizes, dim, layout, values, dtype_arg);
+    MakeArgs make = softmax_of(dt, sizes, dim, layout, values, dtype_arg);
     out.push_back(quick ? quick_sample(name, make, k) : full_sample(name, make, k));
   };
   add("last_dim_7x13", true, {7, 13}, -1);
@@ -53,26 +96,7 @@ std::vector<Sample> softmax_samples(ScalarType dt) {
   add("strided_5x8", true, {5, 8}, 1, Layout::Strided);
   // NaN and -inf in a row: NaN rows, zero probabilities; all -inf rows give NaN.
   add("special_values_4x8", true, {4, 8}, 1, Layout::Contiguous, Values::Special);
-  if (is_floating(dt)) {
-    // Whole rows of one special value, and rows mixing them: all -inf and all NaN rows are
-    // NaN; an +inf row is NaN (inf - inf); one finite value among -inf takes all the mass.
-    constexpr double kInf = std::numeric_limits<double>::infinity();
-    constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-    const std::vector<double> rows = {-kInf, -kInf, -kInf, -kInf, -kInf, -kInf,  // all -inf
-                                      kNaN,  kNaN,  kNaN,  kNaN,  kNaN,  kNaN,   // all NaN
-                                      kInf,  kInf,  kInf,  kInf,  kInf,  kInf,   // all +inf
-                                      -kInf, -kInf, 0.5,   -kInf, -kInf, -kInf,  // one finite
-                                      -kInf, kNaN,  1.0,   2.0,   -kInf, 3.0,    // a NaN
-                                      kInf,  1.0,   2.0,   -kInf, 0.0,   -0.0};  // an +inf
-    for (const int64_t dim : {int64_t{1}, int64_t{0}}) {
-      out.push_back(quick_sample(
-          dim == 1 ? "special_rows_6x6" : "special_columns_6x6",
-          [=](InputMaker& in) {
-            return Args{in.from_doubles({6, 6}, dt, rows), IValue(dim), dtype_arg};
-          },
-          6));
-    }
-  }
+  if (is_floating(dt)) append_samples(out, softmax_special_row_samples(dt, dtype_arg));
   add("middle_dim_3x5x4", false, {3, 5, 4}, 1);
   add("offset_33", false, {33}, 0, Layout::Offset);
   add("permuted_3x4x5", false, {3, 4, 5}, 2, Layout::Permuted);
@@ -82,19 +106,12 @@ std::vector<Sample> softmax_samples(ScalarType dt) {
   add("large_256x1031", false, {256, 1031}, 1);
   add("large_dim0_1031x64", false, {1031, 64}, 0);
   if (dt == ScalarType::Float16 || dt == ScalarType::BFloat16) {
-    out.push_back(quick_sample(
-        "dtype_f32_7x13",
-        soft({7, 13}, -1, Layout::Contiguous, Values::Normal, IValue(ScalarType::Float32)), 13));
+    out.push_back(quick_sample("dtype_f32_7x13",
+                               softmax_of(dt, {7, 13}, -1, Layout::Contiguous, Values::Normal,
+                                          IValue(ScalarType::Float32)),
+                               13));
   }
-  if (!is_floating(dt)) {
-    out.push_back(error_sample("error_integral_without_dtype", "floating",
-                               soft({3, 4}, 1, Layout::Contiguous, Values::Normal, IValue())));
-  }
-  out.push_back(error_sample("error_dim_out_of_range", "argument 'dim'",
-                             soft({3, 4}, 2, Layout::Contiguous, Values::Normal, dtype_arg)));
-  out.push_back(
-      error_sample("error_integral_dtype", "floating",
-                   soft({3, 4}, 1, Layout::Contiguous, Values::Normal, IValue(ScalarType::Int32))));
+  append_samples(out, softmax_error_samples(dt, dtype_arg));
   return out;
 }
 

@@ -26,6 +26,11 @@ inline Sample error_sample(std::string name, std::string expect, MakeArgs make) 
   return Sample{std::move(name), true, std::move(make), std::move(expect), 1};
 }
 
+// Appends `more` to `out`, in order (sample order is the order of the report).
+inline void append_samples(std::vector<Sample>& out, std::vector<Sample> more) {
+  for (Sample& sample : more) out.push_back(std::move(sample));
+}
+
 // A Scalar of the natural kind for dtype `t` (what a Python caller would pass) that fits
 // every dtype of that kind and is not trivially 0 or 1.
 inline Scalar natural_value(ScalarType t) {

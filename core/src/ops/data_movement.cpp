@@ -100,6 +100,30 @@ uint64_t arange_count_i64(int64_t start, int64_t end, int64_t step) {
   return span / mag + (span % mag != 0 ? 1 : 0);
 }
 
+// The element count of a floating arange, computed in double; the range must be finite and
+// the step finite, nonzero and pointing from start to end.
+double arange_count_floating(const OpDef& op, const Scalar& start, const Scalar& end,
+                             const Scalar& step) {
+  const double xstart = start.to_double(), xend = end.to_double(), xstep = step.to_double();
+  BP_CHECK(std::isfinite(xstart) && std::isfinite(xend), ErrorCode::InvalidArgument,
+           "{}: unsupported range {} -> {}: 'start' and 'end' must be finite", op.name, start.str(),
+           end.str());
+  BP_CHECK(std::isfinite(xstep) && xstep != 0, ErrorCode::InvalidArgument,
+           "{}: argument 'step' = {} must be finite and nonzero", op.name, step.str());
+  BP_CHECK((xstep > 0 && xend >= xstart) || (xstep < 0 && xend <= xstart),
+           ErrorCode::InvalidArgument,
+           "{}: argument 'step' = {} has the wrong sign for the range {} -> {}", op.name,
+           step.str(), start.str(), end.str());
+  return std::ceil((xend - xstart) / xstep);
+}
+
+MetaResult arange_result(ScalarType dtype, int64_t count) {
+  MetaResult r;
+  r.compute_dtype = dtype;
+  r.outputs.push_back(TensorMeta{Shape{count}, dtype, std::nullopt});
+  return r;
+}
+
 // arange.start_step(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None,
 //                   Device? device=None)
 // Sizes follow PyTorch: an i64 result counts in integers; other integral results take
@@ -138,34 +162,18 @@ MetaResult arange_meta(const OpDef& op, std::span<IValue> args) {
                ErrorCode::InvalidArgument,
                "{}: the range {} -> {} with step {} has too many elements ({})", op.name,
                start.str(), end.str(), step.str(), n);
-      MetaResult r;
-      r.compute_dtype = dtype;
-      r.outputs.push_back(TensorMeta{Shape{static_cast<int64_t>(n)}, dtype, std::nullopt});
-      return r;
+      return arange_result(dtype, static_cast<int64_t>(n));
     }
     count = std::ceil((end.to_double() - start.to_double()) / step.to_double());
   } else {
-    const double xstart = start.to_double(), xend = end.to_double(), xstep = step.to_double();
-    BP_CHECK(std::isfinite(xstart) && std::isfinite(xend), ErrorCode::InvalidArgument,
-             "{}: unsupported range {} -> {}: 'start' and 'end' must be finite", op.name,
-             start.str(), end.str());
-    BP_CHECK(std::isfinite(xstep) && xstep != 0, ErrorCode::InvalidArgument,
-             "{}: argument 'step' = {} must be finite and nonzero", op.name, step.str());
-    BP_CHECK((xstep > 0 && xend >= xstart) || (xstep < 0 && xend <= xstart),
-             ErrorCode::InvalidArgument,
-             "{}: argument 'step' = {} has the wrong sign for the range {} -> {}", op.name,
-             step.str(), start.str(), end.str());
-    count = std::ceil((xend - xstart) / xstep);
+    count = arange_count_floating(op, start, end, step);
   }
   // Negative for an integral range whose truncated bounds passed the sign check (PyTorch
   // refuses it too); at or above 2^63 there is no int64 size.
   BP_CHECK(count >= 0 && count < 0x1p63, ErrorCode::InvalidArgument,
            "{}: the range {} -> {} with step {} gives an invalid size {}", op.name, start.str(),
            end.str(), step.str(), count);
-  MetaResult r;
-  r.compute_dtype = dtype;
-  r.outputs.push_back(TensorMeta{Shape{static_cast<int64_t>(count)}, dtype, std::nullopt});
-  return r;
+  return arange_result(dtype, static_cast<int64_t>(count));
 }
 
 // cat(Tensor[] tensors, int dim=0)

@@ -208,13 +208,8 @@ Shape batch_of(const Tensor& t) {
   return Shape(t.sizes().begin(), t.sizes().end() - 2);
 }
 
-// scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None,
-//     float dropout_p=0.0, bool is_causal=False, *, float? scale=None)
-// query [*, L, E], key [*, S, E], value [*, S, Ev] (batch dims broadcast) -> [*, L, Ev].
-MetaResult sdpa_meta(const OpDef& op, std::span<IValue> args) {
-  const Tensor& q = tensor_arg(op, args, 0);
-  const Tensor& k = tensor_arg(op, args, 1);
-  const Tensor& v = tensor_arg(op, args, 2);
+// query, key and value: at least 2 dims each, and one floating dtype.
+void check_attention_operands(const OpDef& op, const Tensor& q, const Tensor& k, const Tensor& v) {
   const char* names[] = {"query", "key", "value"};
   const Tensor* qkv[] = {&q, &k, &v};
   for (int i = 0; i < 3; ++i) {
@@ -230,6 +225,36 @@ MetaResult sdpa_meta(const OpDef& op, std::span<IValue> args) {
              "{}: argument '{}' has dtype {}, but 'query' has {}; they must match", op.name,
              names[i], dtype_name(qkv[i]->dtype()), dtype_name(q.dtype()));
   }
+}
+
+// attn_mask: bool or query's dtype, not with is_causal, and it must broadcast to the scores
+// [*qk_batch, L, S] without growing them.
+void check_attention_mask(const OpDef& op, const Tensor& mask, ScalarType query_dtype,
+                          bool is_causal, const Shape& qk_batch, int64_t L, int64_t S) {
+  BP_CHECK(mask.dtype() == ScalarType::Bool || mask.dtype() == query_dtype, ErrorCode::Type,
+           "{}: argument 'attn_mask' has dtype {}, but it must be bool (True = attend) or "
+           "query's dtype {} (added to the scores)",
+           op.name, dtype_name(mask.dtype()), dtype_name(query_dtype));
+  BP_CHECK(!is_causal, ErrorCode::InvalidArgument,
+           "{}: argument 'is_causal' is True and 'attn_mask' is given; pass one of them", op.name);
+  // The mask is applied to the scores in place (as PyTorch): it may not grow them.
+  Shape scores = qk_batch;
+  scores.push_back(L);
+  scores.push_back(S);
+  BP_CHECK(broadcasts_to(as_ref(mask.sizes()), as_ref(scores)), ErrorCode::Shape,
+           "{}: argument 'attn_mask' has shape {}, which does not broadcast to the attention "
+           "scores' shape {}",
+           op.name, shape_str(as_ref(mask.sizes())), shape_str(as_ref(scores)));
+}
+
+// scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None,
+//     float dropout_p=0.0, bool is_causal=False, *, float? scale=None)
+// query [*, L, E], key [*, S, E], value [*, S, Ev] (batch dims broadcast) -> [*, L, Ev].
+MetaResult sdpa_meta(const OpDef& op, std::span<IValue> args) {
+  const Tensor& q = tensor_arg(op, args, 0);
+  const Tensor& k = tensor_arg(op, args, 1);
+  const Tensor& v = tensor_arg(op, args, 2);
+  check_attention_operands(op, q, k, v);
   const std::string shapes =
       fmt::format("query {}, key {}, value {}", shape_str(as_ref(q.sizes())),
                   shape_str(as_ref(k.sizes())), shape_str(as_ref(v.sizes())));
@@ -244,24 +269,8 @@ MetaResult sdpa_meta(const OpDef& op, std::span<IValue> args) {
   const int64_t L = q.size(-2);
   const int64_t S = k.size(-2);
 
-  if (const Tensor* m = optional_tensor_arg(op, args, 3)) {
-    const Tensor& mask = *m;
-    BP_CHECK(mask.dtype() == ScalarType::Bool || mask.dtype() == q.dtype(), ErrorCode::Type,
-             "{}: argument 'attn_mask' has dtype {}, but it must be bool (True = attend) or "
-             "query's dtype {} (added to the scores)",
-             op.name, dtype_name(mask.dtype()), dtype_name(q.dtype()));
-    BP_CHECK(!args[5].to_bool(), ErrorCode::InvalidArgument,
-             "{}: argument 'is_causal' is True and 'attn_mask' is given; pass one of them",
-             op.name);
-    // The mask is applied to the scores in place (as PyTorch): it may not grow them.
-    Shape scores = qk_batch;
-    scores.push_back(L);
-    scores.push_back(S);
-    BP_CHECK(broadcasts_to(as_ref(mask.sizes()), as_ref(scores)), ErrorCode::Shape,
-             "{}: argument 'attn_mask' has shape {}, which does not broadcast to the attention "
-             "scores' shape {}",
-             op.name, shape_str(as_ref(mask.sizes())), shape_str(as_ref(scores)));
-  }
+  if (const Tensor* mask = optional_tensor_arg(op, args, 3))
+    check_attention_mask(op, *mask, q.dtype(), args[5].to_bool(), qk_batch, L, S);
   const double dropout = args[4].to_double();
   BP_CHECK(dropout == 0.0, ErrorCode::InvalidArgument,
            "{}: argument 'dropout_p' is {}, but only 0 is supported (v1 has no random "

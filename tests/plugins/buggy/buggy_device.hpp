@@ -1,6 +1,6 @@
 // The device of the buggy fixture plugins: host memory (sdk::HostMemoryDevice), correct for
 // every plugin but buggy_device, whose device API has the two bugs the conformance suite's
-// device-API checks (conformance/src/device_checks.cpp) must catch:
+// device-API checks (conformance/src/device_checks.cpp, device_api/) must catch:
 //   - alloc ignores the requested alignment: like many simple allocators it keeps the
 //     block's size in an 8-byte header in front of the block, so every pointer it returns
 //     is 8 bytes past a malloc'd (16-byte aligned) one: aligned to 8, never to 16 or more;
