@@ -25,22 +25,17 @@ def rows_by_name(bench):
     return {r["name"]: r for r in (bench or {}).get("rows", [])}
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--out", required=True)
-    parser.add_argument("--gpu", default="")
-    parser.add_argument("--seconds", type=float, default=0)
-    args = parser.parse_args()
-    out = args.out
+def read_steps(out):
     steps = []
     if os.path.exists(os.path.join(out, "steps.tsv")):
         for line in open(os.path.join(out, "steps.tsv")):
             name, seconds, rc = line.rstrip("\n").split("\t")
             steps.append({"name": name, "seconds": float(seconds), "ok": rc == "0", "exit": int(rc)})
-    conformance = load(os.path.join(out, "conformance.json"))
-    ours = rows_by_name(load(os.path.join(out, "bench_backplane.json")))
-    torch = rows_by_name(load(os.path.join(out, "bench_torch.json")))
+    return steps
 
+
+def figure_rows(ours, torch):
+    """The figures of the run, each against its anchor from the same run."""
     rows = []
 
     def add_row(name, unit, value, anchor, anchor_value, ratio, target, higher_is_better=True):
@@ -68,21 +63,16 @@ def main():
     t_add, t_copy = value(torch, "add_gbps"), value(torch, "copy_gbps")
     add_row("torch add 256M f32 (GB/s, reference)", "GB/s", t_add, "torch copy_", t_copy,
             ratio(t_add, t_copy), 0.85)
+    return rows
 
-    summary = (conformance or {}).get("summary")
-    report = {"gpu": args.gpu, "seconds": args.seconds, "steps": steps,
-              "conformance": {"summary": summary,
-                              "seconds": (conformance or {}).get("seconds"),
-                              "failures": [c["repro"] for c in (conformance or {}).get("cases", [])
-                                           if c.get("status") in ("failed", "crashed", "timeout", "xpass")][:50]},
-              "rows": rows}
-    with open(os.path.join(out, "gpu-check.json"), "w") as f:
-        json.dump(report, f, indent=1)
+
+def render_markdown(report, gpu, seconds):
+    steps, rows, summary = report["steps"], report["rows"], report["conformance"]["summary"]
 
     def fmt(v):
         return "-" if v is None else (f"{v:.3g}" if isinstance(v, float) else str(v))
 
-    lines = [f"# gpu-check on {args.gpu or 'unknown GPU'} ({args.seconds:.0f} s)", "",
+    lines = [f"# gpu-check on {gpu or 'unknown GPU'} ({seconds:.0f} s)", "",
              "| step | seconds | ok |", "| --- | --- | --- |"]
     lines += [f"| {s['name']} | {s['seconds']:.1f} | {'yes' if s['ok'] else 'NO (exit %d)' % s['exit']} |" for s in steps]
     lines += ["", "conformance on cuda:0: " + (", ".join(f"{k} {v}" for k, v in summary.items()) if summary else "no report"), ""]
@@ -94,7 +84,29 @@ def main():
     failures = report["conformance"]["failures"]
     if failures:
         lines += ["", "first failures (reproduce with these lines):"] + ["    " + f for f in failures[:20]]
-    text = "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--gpu", default="")
+    parser.add_argument("--seconds", type=float, default=0)
+    args = parser.parse_args()
+    out = args.out
+    conformance = load(os.path.join(out, "conformance.json"))
+    ours = rows_by_name(load(os.path.join(out, "bench_backplane.json")))
+    torch = rows_by_name(load(os.path.join(out, "bench_torch.json")))
+    summary = (conformance or {}).get("summary")
+    report = {"gpu": args.gpu, "seconds": args.seconds, "steps": read_steps(out),
+              "conformance": {"summary": summary,
+                              "seconds": (conformance or {}).get("seconds"),
+                              "failures": [c["repro"] for c in (conformance or {}).get("cases", [])
+                                           if c.get("status") in ("failed", "crashed", "timeout", "xpass")][:50]},
+              "rows": figure_rows(ours, torch)}
+    with open(os.path.join(out, "gpu-check.json"), "w") as f:
+        json.dump(report, f, indent=1)
+    text = render_markdown(report, args.gpu, args.seconds)
     with open(os.path.join(out, "summary.md"), "w") as f:
         f.write(text)
     print(text)

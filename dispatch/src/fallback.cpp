@@ -118,11 +118,8 @@ void write_back(Tensor target, const Tensor& written) {
   transfer(span, host_span, span.nbytes());
 }
 
-}  // namespace
-
-std::vector<Tensor> run_on_cpu(const OpDef& op, const std::vector<IValue>& args,
-                               std::span<Tensor* const> user_outs, bool in_place, Device device) {
-  const Device cpu{device_types::CPU, 0};
+// Throws when the op cannot fall back (a factory) or there is no CPU backend to run it on.
+void check_can_fall_back(const OpDef& op, Device device) {
   BP_CHECK(op.can_fall_back, ErrorCode::NotImplemented,
            "{}: no kernel for device {} and the op cannot fall back to the CPU (a factory has "
            "no inputs to move; docs/fallback.md)",
@@ -131,16 +128,27 @@ std::vector<Tensor> run_on_cpu(const OpDef& op, const std::vector<IValue>& args,
            "{}: no kernel for device {}, and fallback.policy = \"cpu\" needs the cpu backend, "
            "which is not loaded",
            op.name, device.str());
+}
+
+// One warning per op and device (`key`) for the life of the process.
+void warn_once(FallbackState& s, const std::string& key, const OpDef& op, Device device) {
+  std::lock_guard lock(s.mu);
+  if (s.warned.insert(key).second)
+    std::fprintf(stderr,
+                 "backplane: warning: %s has no kernel on %s; running it on cpu:0 "
+                 "(fallback.policy = cpu)\n",
+                 op.name.c_str(), device.str().c_str());
+}
+
+}  // namespace
+
+std::vector<Tensor> run_on_cpu(const OpDef& op, const std::vector<IValue>& args,
+                               std::span<Tensor* const> user_outs, bool in_place, Device device) {
+  const Device cpu{device_types::CPU, 0};
+  check_can_fall_back(op, device);
   FallbackState& s = state();
   const std::string key = fmt::format("{} on {}", op.name, device.str());
-  {
-    std::lock_guard lock(s.mu);
-    if (s.warned.insert(key).second)
-      std::fprintf(stderr,
-                   "backplane: warning: %s has no kernel on %s; running it on cpu:0 "
-                   "(fallback.policy = cpu)\n",
-                   op.name.c_str(), device.str().c_str());
-  }
+  warn_once(s, key, op, device);
   uint64_t to_cpu = 0;
   std::vector<IValue> cpu_args;
   cpu_args.reserve(args.size());

@@ -101,6 +101,23 @@ inline bool same_view_of_storage(const Tensor& a, const Tensor& b) {
          a.dtype() == b.dtype();
 }
 
+// Whether the kernel may write the caller's `out` directly: exactly the result's shape, dtype
+// and device, no partial overlap with an input (an identical view is an in-place call), and
+// no stride-0 dim (an expanded out, which the boxed path refuses).
+template <int N>
+inline bool can_write_out(const Tensor* const* tensors, const Tensor& out, Device device,
+                          const Shape& sizes, ScalarType result_dtype) {
+  if (!out.defined() || out.dtype() != result_dtype || out.storage()->device() != device ||
+      !same_sizes(out.sizes(), sizes))
+    return false;
+  for (int i = 0; i < N; ++i)
+    if (tensors[i]->storage() == out.storage() && !same_view_of_storage(*tensors[i], out))
+      return false;
+  for (const int64_t stride : out.strides())
+    if (stride == 0) return false;
+  return true;
+}
+
 template <int N, int S>
 inline bool ElementwiseCall::run(const Tensor* const* tensors, const Scalar* scalars, Tensor& out,
                                  bool allocate) {
@@ -140,15 +157,7 @@ inline bool ElementwiseCall::run(const Tensor* const* tensors, const Scalar* sca
   if (allocate) {
     allocate_output(*backend, device, sizes, first.numel(), result_dtype, out);
   } else {
-    if (!out.defined() || out.dtype() != result_dtype || out.storage()->device() != device ||
-        !same_sizes(out.sizes(), sizes))
-      return false;
-    for (int i = 0; i < N; ++i)
-      if (tensors[i]->storage() == out.storage() && !same_view_of_storage(*tensors[i], out))
-        return false;
-    // An out with a stride-0 dim (expanded) is refused by the boxed path.
-    for (const int64_t stride : out.strides())
-      if (stride == 0) return false;
+    if (!can_write_out<N>(tensors, out, device, sizes, result_dtype)) return false;
   }
 
   // The arguments in schema order, then the output: what the boxed path's CallFrame builds.

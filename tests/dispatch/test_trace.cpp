@@ -67,6 +67,26 @@ bool inside(const json& child, const json& parent) {
   return p0 <= c0 && c1 <= p1;
 }
 
+// The file's header and what every event carries: complete events ("X") of category "op"
+// of this process, sorted by start time.
+void check_trace_format(const json& trace, size_t n, const fs::path& path) {
+  const json& events = trace["traceEvents"];
+  CHECK(n == events.size());
+  CHECK(trace["displayTimeUnit"] == "ns");
+  CHECK(trace["metadata"]["events"] == n);
+  CHECK(trace["metadata"]["backplane_version"] == bp::runtime_info().version);
+  CHECK(trace["metadata"]["trace_file"] == path.string());
+  double last_ts = -1;
+  for (const json& e : events) {
+    CHECK(e["ph"] == "X");
+    CHECK(e["cat"] == "op");
+    CHECK(e["pid"] == ::getpid());
+    CHECK(e["ts"].get<double>() >= last_ts);
+    CHECK(e["dur"].get<double>() >= 0);
+    last_ts = e["ts"];
+  }
+}
+
 }  // namespace
 
 TEST_CASE("trace: events for kernel, composite and failing calls on the reference device") {
@@ -90,22 +110,7 @@ TEST_CASE("trace: events for kernel, composite and failing calls on the referenc
   CHECK(y.sizes() == bp::Shape{2, 2});
 
   const json trace = file.read();
-  const json& events = trace["traceEvents"];
-  CHECK(n == events.size());
-  CHECK(trace["displayTimeUnit"] == "ns");
-  CHECK(trace["metadata"]["events"] == n);
-  CHECK(trace["metadata"]["backplane_version"] == bp::runtime_info().version);
-  CHECK(trace["metadata"]["trace_file"] == file.path.string());
-
-  double last_ts = -1;
-  for (const json& e : events) {
-    CHECK(e["ph"] == "X");
-    CHECK(e["cat"] == "op");
-    CHECK(e["pid"] == ::getpid());
-    CHECK(e["ts"].get<double>() >= last_ts);
-    CHECK(e["dur"].get<double>() >= 0);
-    last_ts = e["ts"];
-  }
+  check_trace_format(trace, n, file.path);
 
   // The first add.Tensor event is bp::add(a, b).
   const std::vector<json> adds = events_named(trace, "add.Tensor");
