@@ -68,11 +68,9 @@ inline double int64_to_double_round_odd(int64_t v) {
 }
 
 // ---- any element type -> any element type (copy_ semantics) --------------------------
-// float -> int truncates toward zero (float_to_int above); anything -> bool is != 0 (NaN is
-// true); bool -> anything is 0/1; int -> int wraps modulo 2^bits; every conversion into a
-// floating type rounds once to nearest-even (f64 -> f16/bf16 and i32/i64 -> bf16 included).
+namespace detail {
 template <typename To, typename From>
-To convert(From v) {
+To convert_element(From v) {
   if constexpr (std::is_same_v<To, From>) {
     return v;
   } else if constexpr (std::is_same_v<To, bool>) {
@@ -86,7 +84,7 @@ To convert(From v) {
     else
       return static_cast<To>(v ? 1 : 0);
   } else if constexpr (kIsHalf<From>) {
-    return convert<To>(static_cast<float>(v));  // exact widening
+    return convert_element<To>(static_cast<float>(v));  // exact widening
   } else if constexpr (std::is_floating_point_v<From>) {
     if constexpr (kIsFloating<To>)
       return To(v);  // one rounding (Half(double) and BFloat16(double) round once)
@@ -101,6 +99,23 @@ To convert(From v) {
     return static_cast<To>(v);  // into f32/f64 the hardware rounds once; int -> int wraps
   }
 }
+
+template <typename To>
+struct ConvertTo {
+  template <typename From>
+  To operator()(From v) const {
+    return convert_element<To>(v);
+  }
+};
+}  // namespace detail
+
+// convert<To>(v): float -> int truncates toward zero (float_to_int above); anything -> bool
+// is != 0 (NaN is true); bool -> anything is 0/1; int -> int wraps modulo 2^bits; every
+// conversion into a floating type rounds once to nearest-even (f64 -> f16/bf16 and
+// i32/i64 -> bf16 included). A function object, so argument-dependent lookup never
+// finds it: a plugin's own unqualified convert<T>(half_value) stays unambiguous.
+template <typename To>
+inline constexpr detail::ConvertTo<To> convert{};
 
 // ---- Scalar arguments ------------------------------------------------------------------
 // Largest finite value of a floating T, as double.
@@ -121,7 +136,7 @@ bool checked_int_to(int64_t i, T* out) {
     *out = i != 0;
   } else if constexpr (kIsFloating<T>) {
     if (std::fabs(static_cast<double>(i)) > floating_max<T>()) return false;
-    *out = convert<T>(i);
+    *out = convert_element<T>(i);
   } else {
     using L = std::numeric_limits<T>;
     if constexpr (std::is_unsigned_v<T>) {
@@ -141,7 +156,7 @@ bool checked_float_to(double f, T* out) {
     *out = f != 0.0;
   } else if constexpr (kIsFloating<T>) {
     if (std::isfinite(f) && std::fabs(f) > floating_max<T>()) return false;
-    *out = convert<T>(f);
+    *out = convert_element<T>(f);
   } else {
     using L = std::numeric_limits<T>;
     // 2^63 itself is excluded for int64 (PyTorch's check lets it through into an
@@ -166,7 +181,7 @@ template <typename T>
 bool checked_convert(const bp_value& v, T* out) {
   switch (v.tag) {
     case BP_VALUE_BOOL:
-      *out = convert<T>(v.u.b != 0);
+      *out = detail::convert_element<T>(v.u.b != 0);
       return true;
     case BP_VALUE_INT:
       return detail::checked_int_to(v.u.i, out);

@@ -26,8 +26,9 @@
 namespace bp::sdk {
 
 namespace op {
-// Unary: run(self, out), each taking `const KernelContext&` first. gelu is registered by
-// the SDK, which parses `approximate` and runs Kernel<GeluErf> ('none') or Kernel<GeluTanh>.
+// Unary: run(self, out). gelu is registered by the SDK, which parses `approximate` and calls
+// Kernel<GeluErf> ('none') or Kernel<GeluTanh> as run(ctx, self, out): their run takes a
+// `const KernelContext&` first.
 struct Neg {};
 struct Abs {};
 struct Sign {};
