@@ -13,12 +13,13 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <optional>
 #include <string>
 
 namespace bp::cpu {
 namespace {
 
-enum class Rounding { kNone, kTrunc, kFloor };
+using Rounding = sdk::RoundingMode;
 
 // Per-call values an op may need (alpha of add/sub, the rounding mode of div).
 struct Params {
@@ -77,54 +78,56 @@ void binary_row(char* const* p, const int64_t* s, int64_t n, bp_dtype out_dtype,
   }
 }
 
-bp_status fail_shapes(const bp_call* c) {
-  return fail(BP_ERR_INVALID_ARGUMENT,
-              std::string(c->op_name) +
+[[noreturn]] void shapes_differ(const KernelContext& ctx) {
+  throw Error(BP_ERR_INVALID_ARGUMENT,
+              std::string(ctx.op_name()) +
                   ": the inputs must have the output's shape (the host expands them)");
 }
 
-[[gnu::cold, gnu::noinline]] bp_status fail_dtypes_differ(const bp_call* c, const bp_tensor* a,
-                                                          const bp_tensor* b) {
-  return fail(BP_ERR_INVALID_ARGUMENT, std::string(c->op_name) + ": argument 'other' has dtype " +
-                                           dtype_name(b->dtype) + " but 'self' has " +
-                                           dtype_name(a->dtype) +
+[[gnu::cold, gnu::noinline]] void dtypes_differ(const KernelContext& ctx, bp_dtype a, bp_dtype b) {
+  throw Error(BP_ERR_INVALID_ARGUMENT, std::string(ctx.op_name()) +
+                                           ": argument 'other' has dtype " + dtype_name(b) +
+                                           " but 'self' has " + dtype_name(a) +
                                            "; the cpu backend expects both in the compute dtype");
 }
 
 // Inline, the message out of line: every binary kernel call checks this.
-inline bp_status check_same_dtype(const bp_call* c, const bp_tensor* a, const bp_tensor* b) {
-  return a->dtype == b->dtype ? BP_OK : fail_dtypes_differ(c, a, b);
+inline void check_same_dtype(const KernelContext& ctx, const TensorArg& a, const TensorArg& b) {
+  if (a.dtype() != b.dtype()) dtypes_differ(ctx, a.dtype(), b.dtype());
 }
 
-// Runs Op over self (arg 0), other (arg 1) and the output, for storage type T.
+// Runs Op over self, other and the output, for storage type T.
 template <typename Op, typename T>
-bp_status run_binary(const bp_call* c, const Params& prm) {
-  const bp_tensor* a = arg_tensor(c, 0);
-  const bp_tensor* b = arg_tensor(c, 1);
-  const bp_tensor* out = out_tensor(c);
-  const bp_dtype out_dtype = out->dtype;
+void run_binary(const KernelContext& ctx, const TensorArg& a, const TensorArg& b,
+                const TensorArg& out, const Params& prm) {
+  const bp_dtype out_dtype = out.dtype();
   auto row = [out_dtype, &prm](char* const* p, const int64_t* s, int64_t n) {
     binary_row<Op, T>(p, s, n, out_dtype, prm);
   };
-  if (!for_each_row_of({out, a, b},
-                       {dtype_size(out->dtype), int64_t{sizeof(T)}, int64_t{sizeof(T)}}, row))
-    return fail_shapes(c);
-  return BP_OK;
+  if (!for_each_row_of({out.raw(), a.raw(), b.raw()},
+                       {dtype_size(out_dtype), int64_t{sizeof(T)}, int64_t{sizeof(T)}}, row))
+    shapes_differ(ctx);
 }
 
-// A kernel for an op without per-call parameters.
+// The arithmetic of each op without per-call arguments, by its SDK tag (below).
 template <typename Op>
-bp_status binary_kernel(const bp_call* c) {
-  const bp_tensor* a = arg_tensor(c, 0);
-  if (bp_status s = check_same_dtype(c, a, arg_tensor(c, 1)); s != BP_OK) return s;
-  return visit_dtype(a->dtype, [&](auto tag) -> bp_status {
-    using T = typename decltype(tag)::type;
-    if constexpr (!Op::template kSupports<T>)
-      return fail_dtype(c, "self", a->dtype);
-    else
-      return run_binary<Op, T>(c, Params{});
-  });
-}
+struct BinaryFn;
+
+// Runs BinaryFn<Op>; the ops with arguments of their own specialise it below.
+template <typename Op>
+struct Binary {
+  static void run(const KernelContext& ctx, TensorArg a, TensorArg b, TensorArg out) {
+    using Fn = BinaryFn<Op>;
+    check_same_dtype(ctx, a, b);
+    visit_dtype(a.dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      if constexpr (!Fn::template kSupports<T>)
+        throw unsupported(ctx, "self", a.dtype());
+      else
+        run_binary<Fn, T>(ctx, a, b, out, Params{});
+    });
+  }
+};
 
 // ---- ops -------------------------------------------------------------------------------
 // Each op: kSupports<T>, Out<T> (result type), scalar(x, y, params) on compute values,
@@ -132,6 +135,21 @@ bp_status binary_kernel(const bp_call* c) {
 struct NoSimd {
   static constexpr bool kSimd = false;
   static simd::Binary simd_op(const Params&) { return simd::Binary::kAdd; }
+};
+
+// The ops defined on every dtype, and the type of their result.
+template <typename Result>
+struct EveryDtype {
+  template <typename T>
+  static constexpr bool kSupports = true;
+  template <typename T>
+  using Out = Result;
+};
+struct SameDtype {
+  template <typename T>
+  static constexpr bool kSupports = true;
+  template <typename T>
+  using Out = T;
 };
 
 // self +- alpha * other; for bool, add is self || (alpha && other).
@@ -160,11 +178,8 @@ struct AddSub {
   }
 };
 
-struct Mul {
-  template <typename T>
-  static constexpr bool kSupports = true;
-  template <typename T>
-  using Out = T;
+template <>
+struct BinaryFn<op::Mul> : SameDtype {
   static constexpr bool kSimd = true;
   static simd::Binary simd_op(const Params&) { return simd::Binary::kMul; }
   template <typename C>
@@ -179,7 +194,8 @@ struct Mul {
 };
 
 // True division; the host promotes integral inputs to floating first.
-struct Div {
+template <>
+struct BinaryFn<op::Div> {
   template <typename T>
   static constexpr bool kSupports = kIsFloating<T>;
   template <typename T>
@@ -242,9 +258,9 @@ struct DivTrueInt : NoSimd {
   }
 };
 
-// pow: the C library's pow for floats; exact powers by squaring with wrap-around for
-// integers, where a negative exponent gives 1 for base 1, +-1 for base -1, else 0.
-struct Pow : NoSimd {
+// pow: the C library's pow for floats; PyTorch's wrapping integer powers (int_math.hpp).
+template <>
+struct BinaryFn<op::Pow> : NoSimd {
   template <typename T>
   static constexpr bool kSupports = kNotBool<T>;
   template <typename T>
@@ -254,28 +270,14 @@ struct Pow : NoSimd {
     if constexpr (std::is_floating_point_v<C>) {
       return std::pow(x, y);
     } else {
-      if constexpr (std::is_signed_v<C>) {
-        if (y < 0) {
-          if (x == 1) return C{1};
-          if (x == -1) return (y & 1) ? C{-1} : C{1};
-          return C{0};
-        }
-      }
-      uint64_t base = static_cast<uint64_t>(x), e = static_cast<uint64_t>(y), result = 1;
-      for (; e != 0; e >>= 1, base *= base)
-        if (e & 1u) result *= base;
-      return static_cast<C>(result);
+      return sdk::wrapping_pow(x, y);
     }
   }
 };
 
 // maximum/minimum propagate NaN; maximum(-0, +0) = +0, minimum(-0, +0) = -0.
 template <bool kMax>
-struct MaxMin {
-  template <typename T>
-  static constexpr bool kSupports = true;
-  template <typename T>
-  using Out = T;
+struct BinaryFn<op::MaxMin<kMax>> : SameDtype {
   static constexpr bool kSimd = true;
   static simd::Binary simd_op(const Params&) {
     return kMax ? simd::Binary::kMaximum : simd::Binary::kMinimum;
@@ -293,11 +295,7 @@ struct MaxMin {
 
 // Comparisons: f16/bf16 compare as float (exact), integers as themselves.
 template <typename Cmp>
-struct Compare : NoSimd {
-  template <typename T>
-  static constexpr bool kSupports = true;
-  template <typename T>
-  using Out = bool;
+struct BinaryFn<op::Compare<Cmp>> : NoSimd, EveryDtype<bool> {
   template <typename C>
   static bool scalar(C x, C y, const Params&) {
     return Cmp{}(x, y);
@@ -306,11 +304,7 @@ struct Compare : NoSimd {
 
 // Nonzero (NaN included) is true.
 template <bool kAnd>
-struct Logical : NoSimd {
-  template <typename T>
-  static constexpr bool kSupports = true;
-  template <typename T>
-  using Out = bool;
+struct BinaryFn<op::Logical<kAnd>> : NoSimd, EveryDtype<bool> {
   template <typename C>
   static bool scalar(C x, C y, const Params&) {
     const bool a = x != C{0}, b = y != C{0};
@@ -322,46 +316,51 @@ struct Logical : NoSimd {
 // add.Tensor / sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> out. alpha is
 // checked as PyTorch does (the meta rule has normally done it already).
 template <bool kSub>
-bp_status add_sub_kernel(const bp_call* c) {
-  const bp_tensor* a = arg_tensor(c, 0);
-  if (bp_status s = check_same_dtype(c, a, arg_tensor(c, 1)); s != BP_OK) return s;
-  bp_value alpha_v = c->args[2];
-  if (alpha_v.tag == BP_VALUE_NONE) {
-    alpha_v.tag = BP_VALUE_INT;
-    alpha_v.u.i = 1;
-  }
-  return visit_dtype(a->dtype, [&](auto tag) -> bp_status {
-    using T = typename decltype(tag)::type;
-    if constexpr (!AddSub<kSub>::template kSupports<T>) {
-      return fail_dtype(c, "self", a->dtype);
+struct Binary<op::AddSub<kSub>> {
+  // The alpha of the scalar loops, checked and converted to the compute dtype T.
+  template <typename T>
+  static Params alpha_params(const KernelContext& ctx, const sdk::Scalar& alpha_v) {
+    if (!std::is_same_v<T, bool> && alpha_v.is_bool())
+      throw Error(
+          BP_ERR_INVALID_ARGUMENT,
+          std::string(ctx.op_name()) + ": Boolean alpha only supported for Boolean results");
+    if (!kIsFloating<T> && alpha_v.is_floating())
+      throw Error(BP_ERR_INVALID_ARGUMENT,
+                  std::string(ctx.op_name()) +
+                      ": for integral input tensors, argument 'alpha' must not be a floating "
+                      "point number");
+    const T alpha = alpha_v.checked_to<T>(ctx.op_name(), "alpha");
+    Params prm;
+    if constexpr (std::is_same_v<T, bool>) {
+      prm.alpha_b = alpha;
+    } else if constexpr (kIsFloating<T>) {
+      const double al = alpha_v.to_double();
+      // f16/bf16/f32 multiply by alpha as a float (PyTorch's opmath type).
+      prm.alpha = std::is_same_v<T, double> ? al : static_cast<double>(static_cast<float>(al));
+      prm.scaled = prm.alpha != 1.0;
     } else {
-      if (!std::is_same_v<T, bool> && alpha_v.tag == BP_VALUE_BOOL)
-        return fail(BP_ERR_INVALID_ARGUMENT,
-                    std::string(c->op_name) + ": Boolean alpha only supported for Boolean results");
-      if (!kIsFloating<T> && alpha_v.tag == BP_VALUE_FLOAT)
-        return fail(BP_ERR_INVALID_ARGUMENT,
-                    std::string(c->op_name) +
-                        ": for integral input tensors, argument 'alpha' must not be a floating "
-                        "point number");
-      T alpha{};
-      if (!scalar_to<T>(alpha_v, &alpha))
-        return fail_scalar_overflow(c, "alpha", alpha_v, a->dtype);
-      Params prm;
-      if constexpr (std::is_same_v<T, bool>) {
-        prm.alpha_b = alpha;
-      } else if constexpr (kIsFloating<T>) {
-        const double al = arg_double(c, 2, 1.0);
-        // f16/bf16/f32 multiply by alpha as a float (PyTorch's opmath type).
-        prm.alpha = std::is_same_v<T, double> ? al : static_cast<double>(static_cast<float>(al));
-        prm.scaled = prm.alpha != 1.0;
-      } else {
-        prm.alpha_i = static_cast<int64_t>(alpha);
-        prm.scaled = alpha != T{1};
-      }
-      return run_binary<AddSub<kSub>, T>(c, prm);
+      prm.alpha_i = static_cast<int64_t>(alpha);
+      prm.scaled = alpha != T{1};
     }
-  });
-}
+    return prm;
+  }
+
+  static void run(const KernelContext& ctx, TensorArg a, TensorArg b,
+                  std::optional<sdk::Scalar> alpha_arg, TensorArg out) {
+    check_same_dtype(ctx, a, b);
+    bp_value one{};
+    one.tag = BP_VALUE_INT;
+    one.u.i = 1;
+    const sdk::Scalar alpha_v = alpha_arg.value_or(sdk::Scalar(one));
+    visit_dtype(a.dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      if constexpr (!AddSub<kSub>::template kSupports<T>)
+        throw unsupported(ctx, "self", a.dtype());
+      else
+        run_binary<AddSub<kSub>, T>(ctx, a, b, out, alpha_params<T>(ctx, alpha_v));
+    });
+  }
+};
 
 // Whether any element of `t` (storage type T) is zero; rows over all threads.
 template <typename T>
@@ -378,60 +377,56 @@ bool has_zero(const bp_tensor* t) {
 }
 
 // div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> out.
-bp_status div_mode_kernel(const bp_call* c) {
-  const bp_tensor* a = arg_tensor(c, 0);
-  const bp_tensor* b = arg_tensor(c, 1);
-  if (bp_status s = check_same_dtype(c, a, b); s != BP_OK) return s;
-  const bp_value& mode_v = c->args[2];
-  Params prm;
-  if (mode_v.tag == BP_VALUE_STRING && std::strcmp(mode_v.u.s, "trunc") == 0) {
-    prm.mode = Rounding::kTrunc;
-  } else if (mode_v.tag == BP_VALUE_STRING && std::strcmp(mode_v.u.s, "floor") == 0) {
-    prm.mode = Rounding::kFloor;
-  } else if (mode_v.tag != BP_VALUE_NONE) {
-    return fail(BP_ERR_INVALID_ARGUMENT,
-                std::string(c->op_name) +
-                    ": expected rounding_mode to be one of None, 'trunc', or 'floor' but found " +
-                    (mode_v.tag == BP_VALUE_STRING ? "'" + std::string(mode_v.u.s) + "'"
-                                                   : std::string("a non-string")));
+template <>
+struct Binary<op::DivMode> {
+  static void run(const KernelContext& ctx, TensorArg a, TensorArg b, const char* rounding_mode,
+                  TensorArg out) {
+    check_same_dtype(ctx, a, b);
+    Params prm;
+    prm.mode = sdk::rounding_mode(ctx.op_name(), rounding_mode);
+    visit_dtype(a.dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      if constexpr (std::is_same_v<T, bool>) {
+        throw unsupported(ctx, "self", a.dtype());
+      } else if constexpr (kIsFloating<T>) {
+        if (prm.mode == Rounding::kNone)
+          return run_binary<BinaryFn<op::Div>, T>(ctx, a, b, out, prm);
+        run_binary<DivRounding, T>(ctx, a, b, out, prm);
+      } else {
+        if (prm.mode == Rounding::kNone) return run_binary<DivTrueInt, T>(ctx, a, b, out, prm);
+        // Checked before writing anything, so an in-place call leaves self unchanged.
+        if (has_zero<T>(b.raw()))
+          throw Error(BP_ERR_INVALID_ARGUMENT,
+                      std::string(ctx.op_name()) +
+                          ": ZeroDivisionError: integer division by zero (argument 'other' "
+                          "contains 0, rounding_mode='" +
+                          rounding_mode + "', dtype " + dtype_name(a.dtype()) + ")");
+        run_binary<DivRounding, T>(ctx, a, b, out, prm);
+      }
+    });
   }
-  return visit_dtype(a->dtype, [&](auto tag) -> bp_status {
-    using T = typename decltype(tag)::type;
-    if constexpr (std::is_same_v<T, bool>) {
-      return fail_dtype(c, "self", a->dtype);
-    } else if constexpr (kIsFloating<T>) {
-      if (prm.mode == Rounding::kNone) return run_binary<Div, T>(c, prm);
-      return run_binary<DivRounding, T>(c, prm);
-    } else {
-      if (prm.mode == Rounding::kNone) return run_binary<DivTrueInt, T>(c, prm);
-      // Checked before writing anything, so an in-place call leaves self unchanged.
-      if (has_zero<T>(b))
-        return fail(BP_ERR_INVALID_ARGUMENT,
-                    std::string(c->op_name) +
-                        ": ZeroDivisionError: integer division by zero (argument 'other' "
-                        "contains 0, rounding_mode='" +
-                        mode_v.u.s + "', dtype " + dtype_name(a->dtype) + ")");
-      return run_binary<DivRounding, T>(c, prm);
-    }
-  });
-}
+};
 
 // where.self(Tensor condition, Tensor self, Tensor other) -> out: selects storage values,
 // converted only when an out= tensor of another dtype was passed.
-bp_status where_kernel(const bp_call* c) {
-  const bp_tensor* cond = arg_tensor(c, 0);
-  const bp_tensor* a = arg_tensor(c, 1);
-  const bp_tensor* b = arg_tensor(c, 2);
-  const bp_tensor* out = out_tensor(c);
-  if (bp_status s = check_same_dtype(c, a, b); s != BP_OK) return s;
-  if (cond->dtype != BP_DTYPE_BOOL) return fail_dtype(c, "condition", cond->dtype);
-  return visit_dtype(a->dtype, [&](auto tag) -> bp_status {
-    using T = typename decltype(tag)::type;
+template <>
+struct Binary<op::Where> {
+  static void run(const KernelContext& ctx, TensorArg cond, TensorArg a, TensorArg b,
+                  TensorArg out) {
+    check_same_dtype(ctx, a, b);
+    if (cond.dtype() != BP_DTYPE_BOOL) throw unsupported(ctx, "condition", cond.dtype());
+    visit_dtype(a.dtype(),
+                [&](auto tag) { select<typename decltype(tag)::type>(ctx, cond, a, b, out); });
+  }
+
+  template <typename T>
+  static void select(const KernelContext& ctx, TensorArg cond, TensorArg a, TensorArg b,
+                     TensorArg out) {
     StridedIter<4> it;
-    if (!make_iter(it, {out, cond, a, b},
-                   {dtype_size(out->dtype), int64_t{1}, int64_t{sizeof(T)}, int64_t{sizeof(T)}}))
-      return fail_shapes(c);
-    const bp_dtype out_dtype = out->dtype;
+    if (!make_iter(it, {out.raw(), cond.raw(), a.raw(), b.raw()},
+                   {dtype_size(out.dtype()), int64_t{1}, int64_t{sizeof(T)}, int64_t{sizeof(T)}}))
+      shapes_differ(ctx);
+    const bp_dtype out_dtype = out.dtype();
     for_each_row(it, [out_dtype](char* const* p, const int64_t* s, int64_t n) {
       auto pick = [&](int64_t i) -> const T& {
         return *reinterpret_cast<const bool*>(p[1] + i * s[1])
@@ -449,9 +444,8 @@ bp_status where_kernel(const bp_call* c) {
         store_row<T>(buf, p[0] + i * s[0], s[0], m, out_dtype);
       }
     });
-    return BP_OK;
-  });
-}
+  }
+};
 
 // clamp(Tensor self, Scalar? min, Scalar? max) -> out: min(max(x, lo), hi) with the bounds
 // converted (checked) to the compute dtype, so lo > hi gives hi. NaN in x stays NaN; a NaN
@@ -473,82 +467,61 @@ struct ClampBounds {
   }
 };
 
-bp_status clamp_kernel(const bp_call* c) {
-  const bp_tensor* self = arg_tensor(c, 0);
-  const bp_tensor* out = out_tensor(c);
-  const bp_value& lo_v = c->args[1];
-  const bp_value& hi_v = c->args[2];
-  const bool has_lo = lo_v.tag != BP_VALUE_NONE, has_hi = hi_v.tag != BP_VALUE_NONE;
-  if (!has_lo && !has_hi)
-    return fail(BP_ERR_INVALID_ARGUMENT,
-                std::string(c->op_name) + ": at least one of 'min' or 'max' must not be None");
-  return visit_dtype(self->dtype, [&](auto tag) -> bp_status {
-    using T = typename decltype(tag)::type;
-    if constexpr (std::is_same_v<T, bool>) {
-      return fail_dtype(c, "self", self->dtype);
-    } else {
-      using C = Compute<T>;
-      T lo{}, hi{};
-      if (has_lo && !scalar_to<T>(lo_v, &lo))
-        return fail_scalar_overflow(c, "min", lo_v, self->dtype);
-      if (has_hi && !scalar_to<T>(hi_v, &hi))
-        return fail_scalar_overflow(c, "max", hi_v, self->dtype);
-      const ClampBounds<C> bounds{to_compute(lo), to_compute(hi), has_lo, has_hi};
-      StridedIter<2> it;
-      if (!make_iter(it, {out, self}, {dtype_size(out->dtype), int64_t{sizeof(T)}}))
-        return fail_shapes(c);
-      const bp_dtype out_dtype = out->dtype;
-      for_each_row(it, [out_dtype, &bounds](char* const* p, const int64_t* s, int64_t n) {
-        if constexpr (std::is_same_v<T, C>) {
-          if (out_dtype == dtype_of<T>() && s[0] == int64_t{sizeof(T)} &&
-              s[1] == int64_t{sizeof(T)}) {
-            const T* x = reinterpret_cast<const T*>(p[1]);
-            T* o = reinterpret_cast<T*>(p[0]);
-            for (int64_t i = 0; i < n; ++i) o[i] = bounds.apply(x[i]);
-            return;
-          }
+template <>
+struct Binary<op::Clamp> {
+  static void run(const KernelContext& ctx, TensorArg self, std::optional<sdk::Scalar> min,
+                  std::optional<sdk::Scalar> max, TensorArg out) {
+    if (!min && !max)
+      throw Error(BP_ERR_INVALID_ARGUMENT,
+                  std::string(ctx.op_name()) + ": at least one of 'min' or 'max' must not be None");
+    visit_dtype(self.dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      if constexpr (std::is_same_v<T, bool>) {
+        throw unsupported(ctx, "self", self.dtype());
+      } else {
+        T lo{}, hi{};
+        if (min) lo = min->checked_to<T>(ctx.op_name(), "min");
+        if (max) hi = max->checked_to<T>(ctx.op_name(), "max");
+        const ClampBounds<Compute<T>> bounds{to_compute(lo), to_compute(hi), min.has_value(),
+                                             max.has_value()};
+        clamp_rows<T>(ctx, self, out, bounds);
+      }
+    });
+  }
+
+  template <typename T>
+  static void clamp_rows(const KernelContext& ctx, TensorArg self, TensorArg out,
+                         const ClampBounds<Compute<T>>& bounds) {
+    using C = Compute<T>;
+    StridedIter<2> it;
+    if (!make_iter(it, {out.raw(), self.raw()}, {dtype_size(out.dtype()), int64_t{sizeof(T)}}))
+      shapes_differ(ctx);
+    const bp_dtype out_dtype = out.dtype();
+    for_each_row(it, [out_dtype, &bounds](char* const* p, const int64_t* s, int64_t n) {
+      if constexpr (std::is_same_v<T, C>) {
+        if (out_dtype == dtype_of<T>() && s[0] == int64_t{sizeof(T)} &&
+            s[1] == int64_t{sizeof(T)}) {
+          const T* x = reinterpret_cast<const T*>(p[1]);
+          T* o = reinterpret_cast<T*>(p[0]);
+          for (int64_t i = 0; i < n; ++i) o[i] = bounds.apply(x[i]);
+          return;
         }
-        C in_buf[kBlock], out_buf[kBlock];
-        for (int64_t i = 0; i < n; i += kBlock) {
-          const int64_t m = std::min(kBlock, n - i);
-          const C* x = load_row<T>(p[1] + i * s[1], s[1], m, in_buf);
-          for (int64_t j = 0; j < m; ++j) out_buf[j] = bounds.apply(x[j]);
-          store_row<T>(out_buf, p[0] + i * s[0], s[0], m, out_dtype);
-        }
-      });
-      return BP_OK;
-    }
-  });
-}
+      }
+      C in_buf[kBlock], out_buf[kBlock];
+      for (int64_t i = 0; i < n; i += kBlock) {
+        const int64_t m = std::min(kBlock, n - i);
+        const C* x = load_row<T>(p[1] + i * s[1], s[1], m, in_buf);
+        for (int64_t j = 0; j < m; ++j) out_buf[j] = bounds.apply(x[j]);
+        store_row<T>(out_buf, p[0] + i * s[0], s[0], m, out_dtype);
+      }
+    });
+  }
+};
 
 }  // namespace
 
-bp_status register_binary_kernels(uint32_t backend_id) {
-  // Which Highway target the run-time dispatch picked (AVX3 = AVX-512, AVX2, ...).
-  if (g_host->log)
-    g_host->log(g_host->host, 0,
-                (std::string("cpu: elementwise SIMD target ") + simd::target_name()).c_str());
-  static const KernelEntry entries[] = {
-      {"add.Tensor", BP_DTYPES_ALL, add_sub_kernel<false>},
-      {"sub.Tensor", kAllButBool, add_sub_kernel<true>},
-      {"mul.Tensor", BP_DTYPES_ALL, binary_kernel<Mul>},
-      {"div.Tensor", BP_DTYPES_FLOATING, binary_kernel<Div>},
-      {"div.Tensor_mode", kAllButBool, div_mode_kernel},
-      {"pow.Tensor_Tensor", kAllButBool, binary_kernel<Pow>},
-      {"maximum", BP_DTYPES_ALL, binary_kernel<MaxMin<true>>},
-      {"minimum", BP_DTYPES_ALL, binary_kernel<MaxMin<false>>},
-      {"eq.Tensor", BP_DTYPES_ALL, binary_kernel<Compare<std::equal_to<>>>},
-      {"ne.Tensor", BP_DTYPES_ALL, binary_kernel<Compare<std::not_equal_to<>>>},
-      {"lt.Tensor", BP_DTYPES_ALL, binary_kernel<Compare<std::less<>>>},
-      {"le.Tensor", BP_DTYPES_ALL, binary_kernel<Compare<std::less_equal<>>>},
-      {"gt.Tensor", BP_DTYPES_ALL, binary_kernel<Compare<std::greater<>>>},
-      {"ge.Tensor", BP_DTYPES_ALL, binary_kernel<Compare<std::greater_equal<>>>},
-      {"logical_and", BP_DTYPES_ALL, binary_kernel<Logical<true>>},
-      {"logical_or", BP_DTYPES_ALL, binary_kernel<Logical<false>>},
-      {"where.self", BP_DTYPES_ALL, where_kernel},
-      {"clamp", kAllButBool, clamp_kernel},
-  };
-  return register_entries(backend_id, entries);
+void register_binary_kernels(sdk::Registrar& r) {
+  sdk::register_binary_ops<Binary>(r);
 }
 
 }  // namespace bp::cpu

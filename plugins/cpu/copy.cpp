@@ -1,6 +1,6 @@
 // CPU kernels for data movement and factories: copy_ (strided, dtype-converting),
-// fill_.Scalar and arange.start_step. Conversions are elementwise.hpp's (the reference's
-// rules, so results compare exactly); same-dtype copies move bytes (memcpy for contiguous
+// fill_.Scalar and arange.start_step. Conversions are the SDK's (the reference's rules, so
+// results compare exactly); same-dtype copies move bytes (memcpy for contiguous
 // rows, blocked transposes when the source is unit-stride along another dim than the
 // destination). All three run on the strided iterator, with threads for large tensors.
 #include "elementwise.hpp"
@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <string>
 
 namespace bp::cpu {
@@ -158,23 +159,24 @@ void copy_transposed(const StridedIter<2>& it, int64_t size) {
 
 // copy_(Tensor(a!) self, Tensor src, bool non_blocking) writes self; src has self's shape
 // (expanded by the host) and its own dtype.
-bp_status copy_kernel(const bp_call* c) {
-  const bp_tensor* dst = arg_tensor(c, 0);
-  const bp_tensor* src = arg_tensor(c, 1);
+void copy_kernel(const KernelContext& ctx, TensorArg self, TensorArg source, bool) {
+  const bp_tensor* dst = self.raw();
+  const bp_tensor* src = source.raw();
   StridedIter<2> it;
   if (!make_iter(it, {dst, src}, {dtype_size(dst->dtype), dtype_size(src->dtype)}))
-    return fail(BP_ERR_INVALID_ARGUMENT,
-                std::string(c->op_name) + ": 'src' must have self's shape (the host expands it)");
+    throw Error(
+        BP_ERR_INVALID_ARGUMENT,
+        std::string(ctx.op_name()) + ": 'src' must have self's shape (the host expands it)");
   if (dst->dtype == src->dtype) {
     const int64_t size = dtype_size(dst->dtype);
     if (arrange_as_transpose(it, size)) {
       copy_transposed(it, size);
-      return BP_OK;
+      return;
     }
     for_each_row(it, [size](char* const* p, const int64_t* s, int64_t n) {
       copy_bytes_row(p[0], s[0], p[1], s[1], n, size);
     });
-    return BP_OK;
+    return;
   }
   visit_dtype(src->dtype, [&](auto src_tag) {
     using S = typename decltype(src_tag)::type;
@@ -185,20 +187,16 @@ bp_status copy_kernel(const bp_call* c) {
       });
     });
   });
-  return BP_OK;
 }
 
 // fill_.Scalar(Tensor(a!) self, Scalar value): the value is checked against self's dtype
 // as PyTorch does (fill_(300) on an int8 tensor is an error, not a wrap).
-bp_status fill_kernel(const bp_call* c) {
-  const bp_tensor* self = arg_tensor(c, 0);
-  return visit_dtype(self->dtype, [&](auto tag) -> bp_status {
+void fill_kernel(const KernelContext& ctx, TensorArg self, sdk::Scalar fill_value) {
+  visit_dtype(self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    T value{};
-    if (!scalar_to<T>(c->args[1], &value))
-      return fail_scalar_overflow(c, "value", c->args[1], self->dtype);
+    const T value = fill_value.checked_to<T>(ctx.op_name(), "value");
     StridedIter<1> it;
-    make_iter(it, {self}, {int64_t{sizeof(T)}});
+    make_iter(it, {self.raw()}, {int64_t{sizeof(T)}});
     for_each_row(it, [value](char* const* p, const int64_t* s, int64_t n) {
       if (s[0] == int64_t{sizeof(T)}) {
         std::fill_n(reinterpret_cast<T*>(p[0]), n, value);
@@ -206,7 +204,6 @@ bp_status fill_kernel(const bp_call* c) {
       }
       for (int64_t i = 0; i < n; ++i) *reinterpret_cast<T*>(p[0] + i * s[0]) = value;
     });
-    return BP_OK;
   });
 }
 
@@ -214,54 +211,42 @@ bp_status fill_kernel(const bp_call* c) {
 // device) -> out. The host sized `out` (1-D); element i is start + i * step, computed in
 // double for floating outputs (rounded once) and in int64 (wrapping) for integral ones,
 // where start and step are first converted to int64 with PyTorch's checked conversion.
-bp_status arange_kernel(const bp_call* c) {
-  const bp_tensor* out = out_tensor(c);
-  if (out->ndim != 1)
-    return fail(BP_ERR_INVALID_ARGUMENT, std::string(c->op_name) + ": the output must be 1-D");
-  char* base = static_cast<char*>(out->data) + out->byte_offset;
-  const int64_t n = out->shape[0];
-  return visit_dtype(out->dtype, [&](auto tag) -> bp_status {
+void arange_kernel(const KernelContext& ctx, sdk::Scalar start, sdk::Scalar, sdk::Scalar step,
+                   std::optional<bp_dtype>, const bp_value*, StridedView out) {
+  if (out.ndim != 1)
+    throw Error(BP_ERR_INVALID_ARGUMENT, std::string(ctx.op_name()) + ": the output must be 1-D");
+  const int64_t n = out.shape[0];
+  visit_dtype(out.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    const int64_t stride = out->strides[0] * int64_t{sizeof(T)};
+    const int64_t stride = out.strides[0] * int64_t{sizeof(T)};
     if constexpr (std::is_same_v<T, bool>) {
-      return fail_dtype(c, "out", out->dtype);
+      throw unsupported(ctx, "out", out.dtype);
     } else if constexpr (kIsFloating<T>) {
-      const double start = arg_double(c, 0);
-      const double step = arg_double(c, 2);
+      const double first = start.to_double(), delta = step.to_double();
       parallel_range(n, [&](int64_t begin, int64_t end) {
         for (int64_t i = begin; i < end; ++i)
-          *reinterpret_cast<T*>(base + i * stride) =
-              convert<T>(start + static_cast<double>(i) * step);
+          *reinterpret_cast<T*>(out.base + i * stride) =
+              convert<T>(first + static_cast<double>(i) * delta);
       });
-      return BP_OK;
     } else {
-      int64_t start = 0, step = 0;
-      if (!scalar_to<int64_t>(c->args[0], &start))
-        return fail_scalar_overflow(c, "start", c->args[0], BP_DTYPE_I64);
-      if (!scalar_to<int64_t>(c->args[2], &step))
-        return fail_scalar_overflow(c, "step", c->args[2], BP_DTYPE_I64);
+      const auto first = static_cast<uint64_t>(start.checked_to<int64_t>(ctx.op_name(), "start"));
+      const auto delta = static_cast<uint64_t>(step.checked_to<int64_t>(ctx.op_name(), "step"));
       parallel_range(n, [&](int64_t begin, int64_t end) {
-        for (int64_t i = begin; i < end; ++i) {
-          const uint64_t v =
-              static_cast<uint64_t>(start) + static_cast<uint64_t>(i) * static_cast<uint64_t>(step);
-          *reinterpret_cast<T*>(base + i * stride) = static_cast<T>(v);
-        }
+        for (int64_t i = begin; i < end; ++i)
+          *reinterpret_cast<T*>(out.base + i * stride) =
+              static_cast<T>(first + static_cast<uint64_t>(i) * delta);
       });
-      return BP_OK;
     }
   });
 }
 
 }  // namespace
 
-bp_status register_copy_kernels(uint32_t backend_id) {
-  static const KernelEntry entries[] = {
-      {"copy_", BP_DTYPES_ALL, copy_kernel},
-      {"fill_.Scalar", BP_DTYPES_ALL, fill_kernel},
-      // PyTorch has no bool arange ("arange_cpu" not implemented for 'Bool').
-      {"arange.start_step", kAllButBool, arange_kernel},
-  };
-  return register_entries(backend_id, entries);
+void register_copy_kernels(sdk::Registrar& r) {
+  r.kernel<copy_kernel>("copy_", BP_DTYPES_ALL);
+  r.kernel<fill_kernel>("fill_.Scalar", BP_DTYPES_ALL);
+  // PyTorch has no bool arange ("arange_cpu" not implemented for 'Bool').
+  r.kernel<arange_kernel>("arange.start_step", sdk::kAllButBool);
 }
 
 }  // namespace bp::cpu

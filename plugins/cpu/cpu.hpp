@@ -1,31 +1,74 @@
-// Internal header of the production CPU backend: the host API it was given, error
-// reporting, and the registration function of each kernel file. Kernels are written for
-// speed (Highway SIMD, OpenMP threads, BLAS for matmul) and must agree with the reference
-// backend within the conformance tolerances. Like every plugin it sees only plugin-sdk/.
+// Internal header of the production CPU backend: the SDK names its kernel files use, the
+// f16/bf16 <-> f32 widening of the reduction, indexing and matmul kernels, and the
+// registration function of each kernel file. Kernels are written for speed (Highway SIMD,
+// OpenMP threads, BLAS for matmul) and must agree with the reference backend within the
+// conformance tolerances. Like every plugin it sees only plugin-sdk/: its views, dtype
+// dispatch, conversions and argument checks are the SDK's.
 #pragma once
 
 #include <backplane/plugin.h>
+#include <backplane/sdk/argument_checks.hpp>
+#include <backplane/sdk/convert.hpp>
+#include <backplane/sdk/dtype.hpp>
+#include <backplane/sdk/half.hpp>
+#include <backplane/sdk/int_math.hpp>
+#include <backplane/sdk/kernel.hpp>
+#include <backplane/sdk/op_families.hpp>
+#include <backplane/sdk/strided_view.hpp>
+#include <backplane/sdk/tensor.hpp>
 
 #include <cstdint>
-#include <string>
+#include <type_traits>
 
 namespace bp::cpu {
 
-// The host API received at init; valid until shutdown.
-extern const bp_host_api* g_host;
+using sdk::BFloat16;
+using sdk::convert;
+using sdk::dtype_name;
+using sdk::dtype_of;
+using sdk::Error;
+using sdk::Half;
+using sdk::KernelContext;
+using sdk::kIsFloating;
+using sdk::kIsHalf;
+using sdk::kNotBool;
+using sdk::StridedView;
+using sdk::TensorArg;
+using sdk::TypeTag;
+using sdk::visit_dtype;
+namespace op = sdk::op;
 
-// Reports `message` through the host and returns `code`:
-//   return fail(BP_ERR_INDEX, "index_select: index 7 is out of range for size 3");
-bp_status fail(bp_status code, const std::string& message);
+// f16/bf16 read and written through f32 (exact widening, one rounding back); other types
+// unchanged.
+template <typename T>
+inline auto widen(T v) {
+  if constexpr (kIsHalf<T>)
+    return static_cast<float>(v);
+  else
+    return v;
+}
+template <typename T, typename A>
+inline T narrow(A v) {
+  if constexpr (kIsHalf<T>)
+    return T(static_cast<float>(v));
+  else if constexpr (std::is_same_v<T, bool>)
+    return v != A(0);
+  else
+    return static_cast<T>(v);
+}
 
-// One function per kernel file; each registers that file's kernels for `backend_id`.
-bp_status register_copy_kernels(uint32_t backend_id);       // copy_ fill_ arange
-bp_status register_unary_kernels(uint32_t backend_id);      // neg ... logical_not
-bp_status register_binary_kernels(uint32_t backend_id);     // add ... logical_or where clamp
-bp_status register_reduction_kernels(uint32_t backend_id);  // sum prod amax ... any
-bp_status register_indexing_kernels(uint32_t backend_id);   // cat index_select gather
-bp_status register_linalg_kernels(uint32_t backend_id);     // matmul (oneDNN sgemm)
-bp_status register_nn_kernels(
-    uint32_t backend_id);  // fused softmax log_softmax layer_norm rms_norm
+// "<op>: argument 'self' has dtype bool, which the cpu kernel does not support".
+inline Error unsupported(const KernelContext& ctx, const char* arg, bp_dtype dtype) {
+  return sdk::unsupported_dtype(ctx.op_name(), arg, dtype, "cpu");
+}
+
+// One function per kernel file; each registers that file's kernels.
+void register_copy_kernels(sdk::Registrar& r);       // copy_ fill_ arange
+void register_unary_kernels(sdk::Registrar& r);      // neg ... logical_not
+void register_binary_kernels(sdk::Registrar& r);     // add ... logical_or where clamp
+void register_reduction_kernels(sdk::Registrar& r);  // sum prod amax ... any
+void register_indexing_kernels(sdk::Registrar& r);   // cat index_select gather
+void register_linalg_kernels(sdk::Registrar& r);     // matmul (oneDNN sgemm)
+void register_nn_kernels(sdk::Registrar& r);  // fused softmax log_softmax layer_norm rms_norm
 
 }  // namespace bp::cpu

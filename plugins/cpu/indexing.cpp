@@ -3,7 +3,7 @@
 // output dtype); runs that are contiguous on both sides become memcpy. Every index value is
 // checked before anything is written, so an out-of-range index returns BP_ERR_INDEX (with
 // the same message as the reference backend) and leaves the output untouched.
-#include "strided_view.hpp"
+#include "cpu.hpp"
 
 #include <omp.h>
 
@@ -96,64 +96,14 @@ void copy_block(U* dst, const U* src, std::vector<Dim2> dims) {
   }
 }
 
-bp_status check_same_dtype(const char* op, const char* arg, const StridedView& in,
-                           const StridedView& out) {
-  if (in.dtype == out.dtype) return BP_OK;
-  return fail(BP_ERR_INVALID_ARGUMENT, std::string(op) + ": argument '" + arg + "' has dtype " +
-                                           dtype_str(in.dtype) + " but the output has " +
-                                           dtype_str(out.dtype));
-}
-
-bp_status check_dim(const char* op, int64_t dim, int32_t ndim) {
-  if (dim >= 0 && dim < (ndim == 0 ? 1 : ndim)) return BP_OK;
-  return fail(BP_ERR_INVALID_ARGUMENT, std::string(op) + ": dim " + std::to_string(dim) +
-                                           " is out of range for a tensor of " +
-                                           std::to_string(ndim) + " dims");
-}
-
-// PyTorch rejects negative indices in index_select and gather, as any index >= size.
-bp_status bad_index(const char* op, int64_t value, int64_t dim, int64_t size) {
-  return fail(BP_ERR_INDEX, std::string(op) + ": index " + std::to_string(value) +
-                                " is out of range for dimension " + std::to_string(dim) +
-                                " with size " + std::to_string(size));
-}
-
-int64_t arg_int(const bp_call* c, size_t i) {
-  return c->args[i].u.i;
-}
-
 // ---- cat(Tensor[] tensors, int dim) -------------------------------------------------------
-bp_status cat_kernel(const bp_call* c) {
-  const bp_value& list = c->args[0];
-  const int64_t dim = arg_int(c, 1);
-  const StridedView out(out_tensor(c));
-  if (list.tag != BP_VALUE_TENSOR_LIST)
-    return fail(BP_ERR_INVALID_ARGUMENT, "cat: argument 'tensors' is not a tensor list");
-  if (out.ndim == 0) return fail(BP_ERR_INVALID_ARGUMENT, "cat: the output cannot be 0-d");
-  if (bp_status s = check_dim("cat", dim, out.ndim); s != BP_OK) return s;
-  int64_t total = 0;
-  for (size_t i = 0; i < list.u.list.count; ++i) {
-    const StridedView in(list.u.list.items.tensors[i]);
-    const std::string arg = "tensors[" + std::to_string(i) + "]";
-    if (bp_status s = check_same_dtype("cat", arg.c_str(), in, out); s != BP_OK) return s;
-    bool ok = in.ndim == out.ndim;
-    for (int32_t d = 0; ok && d < in.ndim; ++d) ok = d == dim || in.shape[d] == out.shape[d];
-    if (!ok)
-      return fail(BP_ERR_INVALID_ARGUMENT,
-                  "cat: argument '" + arg + "' has shape " + shape_string(in) +
-                      ", which does not match the output of shape " + shape_string(out) +
-                      " outside dim " + std::to_string(dim));
-    total += in.shape[dim];
-  }
-  if (total != out.shape[dim])
-    return fail(BP_ERR_INVALID_ARGUMENT,
-                "cat: the inputs add up to " + std::to_string(total) + " along dim " +
-                    std::to_string(dim) + " but the output has " + std::to_string(out.shape[dim]));
+void cat_kernel(sdk::TensorList tensors, int64_t dim, StridedView out) {
+  sdk::check_cat(tensors, dim, out);
   visit_word(out.itemsize, [&](auto tag) {
     using U = typename decltype(tag)::type;
     int64_t start = 0;
-    for (size_t i = 0; i < list.u.list.count; ++i) {
-      const StridedView in(list.u.list.items.tensors[i]);
+    for (size_t i = 0; i < tensors.size(); ++i) {
+      const StridedView in(tensors[i].raw());
       std::vector<Dim2> dims;
       for (int32_t d = 0; d < in.ndim; ++d)
         dims.push_back({in.shape[d], out.strides[d], in.strides[d]});
@@ -161,44 +111,30 @@ bp_status cat_kernel(const bp_call* c) {
       start += in.shape[dim];
     }
   });
-  return BP_OK;
+}
+
+// The index values (i64 or i32, 1-D or 0-d), each checked against the size of dim `dim`
+// before anything is written.
+std::vector<int64_t> picked_indices(const StridedView& index, int64_t dim, int64_t size) {
+  const int64_t n = index.numel();
+  const int64_t istride = index.ndim == 1 ? index.strides[0] : 0;
+  std::vector<int64_t> picked(static_cast<size_t>(n));
+  for (int64_t k = 0; k < n; ++k) {
+    const int64_t v = index.dtype == BP_DTYPE_I32 ? index.data<int32_t>()[k * istride]
+                                                  : index.data<int64_t>()[k * istride];
+    sdk::check_index_value("index_select", v, dim, size);
+    picked[static_cast<size_t>(k)] = v;
+  }
+  return picked;
 }
 
 // ---- index_select(Tensor self, int dim, Tensor index) ---------------------------------------
 // out[..., k, ...] = self[..., index[k], ...] along `dim`: a copy of the block of dims around
 // `dim`, with the source offset of dim `dim` read from the index.
-bp_status index_select_kernel(const bp_call* c) {
-  const char* op = "index_select";
-  const StridedView self(arg_tensor(c, 0)), index(arg_tensor(c, 2)), out(out_tensor(c));
-  const int64_t dim = arg_int(c, 1);
-  if (self.ndim == 0)
-    return fail(BP_ERR_INVALID_ARGUMENT,
-                "index_select: 'self' reached the kernel 0-d (the meta rule passes it as [1])");
-  if (bp_status s = check_dim(op, dim, self.ndim); s != BP_OK) return s;
-  if (bp_status s = check_same_dtype(op, "self", self, out); s != BP_OK) return s;
-  if (index.dtype != BP_DTYPE_I64 && index.dtype != BP_DTYPE_I32)
-    return fail(BP_ERR_INVALID_ARGUMENT, std::string(op) + ": argument 'index' has dtype " +
-                                             dtype_str(index.dtype) + ", expected i64 or i32");
-  if (index.ndim > 1)
-    return fail(BP_ERR_INVALID_ARGUMENT, "index_select: argument 'index' has shape " +
-                                             shape_string(index) + ", expected 1-D");
+void index_select_kernel(StridedView self, int64_t dim, StridedView index, StridedView out) {
+  sdk::check_index_select(self, dim, index, out);
+  const std::vector<int64_t> picked = picked_indices(index, dim, self.shape[dim]);
   const int64_t n = index.numel();
-  const int64_t istride = index.ndim == 1 ? index.strides[0] : 0;
-  bool ok = out.ndim == self.ndim;
-  for (int32_t d = 0; ok && d < self.ndim; ++d) ok = out.shape[d] == (d == dim ? n : self.shape[d]);
-  if (!ok)
-    return fail(BP_ERR_INVALID_ARGUMENT, "index_select: output of shape " + shape_string(out) +
-                                             " does not match 'self' of shape " +
-                                             shape_string(self) + " with " + std::to_string(n) +
-                                             " indices along dim " + std::to_string(dim));
-  const int64_t size = self.shape[dim];
-  std::vector<int64_t> picked(static_cast<size_t>(n));
-  for (int64_t k = 0; k < n; ++k) {
-    const int64_t v = index.dtype == BP_DTYPE_I32 ? index.data<int32_t>()[k * istride]
-                                                  : index.data<int64_t>()[k * istride];
-    if (v < 0 || v >= size) return bad_index(op, v, dim, size);
-    picked[static_cast<size_t>(k)] = v;
-  }
   visit_word(out.itemsize, [&](auto tag) {
     using U = typename decltype(tag)::type;
     U* o = out.data<U>();
@@ -249,34 +185,18 @@ bp_status index_select_kernel(const bp_call* c) {
                    block);
     }
   });
-  return BP_OK;
 }
 
 // ---- gather(Tensor self, int dim, Tensor index) ---------------------------------------------
 // out[i][j][k] = self[i][index[i][j][k]][k] for dim 1 (likewise for the other dims).
-bp_status gather_kernel(const bp_call* c) {
+void gather_kernel(StridedView self, int64_t dim, StridedView index, StridedView out) {
   const char* op = "gather";
-  const StridedView self(arg_tensor(c, 0)), index(arg_tensor(c, 2)), out(out_tensor(c));
-  const int64_t dim = arg_int(c, 1);
-  if (bp_status s = check_dim(op, dim, self.ndim); s != BP_OK) return s;
-  if (bp_status s = check_same_dtype(op, "self", self, out); s != BP_OK) return s;
-  if (index.dtype != BP_DTYPE_I64)
-    return fail(BP_ERR_INVALID_ARGUMENT, std::string(op) + ": argument 'index' has dtype " +
-                                             dtype_str(index.dtype) + ", expected i64");
-  bool ok = index.ndim == self.ndim && out.ndim == index.ndim;
-  for (int32_t d = 0; ok && d < index.ndim; ++d)
-    ok = out.shape[d] == index.shape[d] && (d == dim || index.shape[d] <= self.shape[d]);
-  if (!ok)
-    return fail(BP_ERR_INVALID_ARGUMENT,
-                "gather: argument 'index' of shape " + shape_string(index) +
-                    " does not fit 'self' of shape " + shape_string(self) + " outside dim " +
-                    std::to_string(dim) + " (or the output of shape " + shape_string(out) +
-                    " differs from it)");
+  sdk::check_gather(self, dim, index, out);
   const int64_t* ix = index.data<int64_t>();
   if (self.ndim == 0) {  // one element; every index must be 0
-    if (ix[0] != 0) return bad_index(op, ix[0], dim, 1);
+    sdk::check_index_value(op, ix[0], dim, 1);
     std::memcpy(out.base, self.base, self.itemsize);
-    return BP_OK;
+    return;
   }
   // Rows over every dim but the last; the last dim is the inner loop.
   const int32_t nd = self.ndim, last = nd - 1;
@@ -294,14 +214,14 @@ bp_status gather_kernel(const bp_call* c) {
       if (d != dim) soff += i * self.strides[d];
     }
   };
-  if (width == 0 || nrows == 0) return BP_OK;
+  if (width == 0 || nrows == 0) return;
   // Check every index first, reporting the first bad one in row-major order.
   for (int64_t r = 0; r < nrows; ++r) {
     int64_t ioff, ooff, soff;
     row_offsets(r, ioff, ooff, soff);
     for (int64_t j = 0; j < width; ++j) {
       const int64_t v = ix[ioff + j * index.strides[last]];
-      if (v < 0 || v >= size) return bad_index(op, v, dim, size);
+      sdk::check_index_value(op, v, dim, size);
     }
   }
   visit_word(out.itemsize, [&](auto tag) {
@@ -322,27 +242,14 @@ bp_status gather_kernel(const bp_call* c) {
           o[ooff + j * os] = s[soff + j * ss + ix[ioff + j * is] * sdim];
     }
   });
-  return BP_OK;
 }
 
 }  // namespace
 
-bp_status register_indexing_kernels(uint32_t backend_id) {
-  struct Entry {
-    const char* name;
-    bp_kernel_fn fn;
-  };
-  static const Entry kEntries[] = {
-      {"cat", cat_kernel},
-      {"index_select", index_select_kernel},
-      {"gather", gather_kernel},
-  };
-  for (const Entry& e : kEntries) {
-    const bp_status s =
-        g_host->register_kernel(g_host->host, backend_id, e.name, BP_DTYPES_ALL, e.fn, nullptr);
-    if (s != BP_OK) return s;
-  }
-  return BP_OK;
+void register_indexing_kernels(sdk::Registrar& r) {
+  r.kernel<cat_kernel>("cat", BP_DTYPES_ALL);
+  r.kernel<index_select_kernel>("index_select", BP_DTYPES_ALL);
+  r.kernel<gather_kernel>("gather", BP_DTYPES_ALL);
 }
 
 }  // namespace bp::cpu

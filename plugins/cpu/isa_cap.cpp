@@ -72,27 +72,26 @@ void log(const bp_host_api* host, int32_t level, const std::string& message) {
 }
 
 // The option `isa` of the plugin's options text ("isa = 'avx2'"); "" when absent.
-bp_status read_option(const char* options, std::string& isa) {
-  if (!options || !*options) return BP_OK;
+void read_option(std::string_view options, std::string& isa) {
+  if (options.empty()) return;
   try {
-    const toml::table table =
-        toml::parse(std::string_view(options), std::string_view("options of plugin 'cpu'"));
+    const toml::table table = toml::parse(options, std::string_view("options of plugin 'cpu'"));
     for (const auto& [key, value] : table) {
       if (key.str() != "isa")
-        return fail(BP_ERR_INVALID_ARGUMENT,
-                    "cpu: unknown option '" + std::string(key.str()) +
-                        "' in the plugin's options (the cpu plugin knows: isa)");
+        throw sdk::Error(BP_ERR_INVALID_ARGUMENT,
+                         "cpu: unknown option '" + std::string(key.str()) +
+                             "' in the plugin's options (the cpu plugin knows: isa)");
       if (!value.is_string())
-        return fail(BP_ERR_INVALID_ARGUMENT,
-                    "cpu: option 'isa' must be a string (" + std::string(kLevels) + ")");
+        throw sdk::Error(BP_ERR_INVALID_ARGUMENT,
+                         "cpu: option 'isa' must be a string (" + std::string(kLevels) + ")");
       isa = *value.value<std::string>();
     }
   } catch (const toml::parse_error& e) {
-    return fail(BP_ERR_INVALID_ARGUMENT, std::string("cpu: the plugin's options are not TOML: ") +
-                                             std::string(e.description()) + " (line " +
-                                             std::to_string(e.source().begin.line) + ")");
+    throw sdk::Error(BP_ERR_INVALID_ARGUMENT,
+                     std::string("cpu: the plugin's options are not TOML: ") +
+                         std::string(e.description()) + " (line " +
+                         std::to_string(e.source().begin.line) + ")");
   }
-  return BP_OK;
 }
 
 }  // namespace
@@ -117,17 +116,17 @@ IsaLevel isa_level() {
   return g_isa.in_force;
 }
 
-bp_status apply_isa_cap(const bp_host_api* host, const char* options) {
+void apply_isa_cap(const bp_host_api* host, std::string_view options) {
   IsaState state;
   std::string text;
-  if (bp_status s = read_option(options, text); s != BP_OK) return s;
+  read_option(options, text);
   if (!text.empty()) state.cap_from = "options";
   if (const char* env = std::getenv(kEnvVar); env && *env) {
     text = env;
     state.cap_from = kEnvVar;
   }
   if (!state.cap_from.empty() && !parse_level(text, state.cap))
-    return fail(
+    throw sdk::Error(
         BP_ERR_INVALID_ARGUMENT,
         "cpu: " + (state.cap_from == kEnvVar ? std::string(kEnvVar) : std::string("option 'isa'")) +
             " is '" + text + "', which is not an ISA level (use " + kLevels + ")");
@@ -142,7 +141,6 @@ bp_status apply_isa_cap(const bp_host_api* host, const char* options) {
             isa_level_name(state.cpu_best));
   hwy::DisableTargets(highway_targets_above(state.cap));
   g_isa = state;
-  return BP_OK;
 }
 
 dnnl_cpu_isa_t onednn_isa_cap(IsaLevel level) {

@@ -22,10 +22,10 @@ const char* isa_level_name(IsaLevel level);
 
 // Reads the cap (BACKPLANE_CPU_ISA over the option `isa` of `options`, the plugin's options
 // text, TOML) and caps Highway at it. Called first in init, before any Highway dispatch.
-// Returns BP_ERR_INVALID_ARGUMENT, with a message naming the setting, for an unknown level
-// or an unknown option. A level above what the CPU has leaves the CPU's best level, with a
-// warning through `host->log`.
-bp_status apply_isa_cap(const bp_host_api* host, const char* options);
+// Throws sdk::Error (BP_ERR_INVALID_ARGUMENT), with a message naming the setting, for an
+// unknown level or an unknown option. A level above what the CPU has leaves the CPU's best level,
+// with a warning through `host->log`.
+void apply_isa_cap(const bp_host_api* host, std::string_view options);
 
 // The level in force (the cap, or the CPU's best level when that is lower).
 IsaLevel isa_level();

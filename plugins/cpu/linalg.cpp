@@ -16,10 +16,10 @@
 // each cut into row or column panels that the threads take dynamically, one single-threaded
 // sgemm per panel (see kMinPanel); a large product too narrow for two panels uses oneDNN's
 // own threads. The regions never nest, so threads never oversubscribe.
+#include "cpu.hpp"
 #include "onednn.hpp"
 #include "simd.hpp"
 #include "simd_reduce.hpp"
-#include "strided_view.hpp"
 
 #include <dnnl.h>
 #include <omp.h>
@@ -223,11 +223,11 @@ dnnl_status_t half_gemm(const Mat<const T>& a, const Mat<const T>& b, const Mat<
 // in uint64 (exact modulo 2^64, hence modulo 2^bits of T).
 template <typename T>
 void loop_gemm(const Mat<const T>& a, const Mat<const T>& b, const Mat<T>& c, bool threaded) {
-  using Acc = std::conditional_t<kIsFloat<T>, double, uint64_t>;
+  using Acc = std::conditional_t<kIsFloating<T>, double, uint64_t>;
   const int64_t n = a.rows, k = a.cols, m = b.cols;
   if (n == 0 || m == 0) return;
   auto to_acc = [](T v) {
-    if constexpr (kIsFloat<T>)
+    if constexpr (kIsFloating<T>)
       return static_cast<double>(widen(v));
     else
       return static_cast<uint64_t>(static_cast<int64_t>(v));
@@ -301,7 +301,7 @@ bool onednn_keeps_semantics(const Mat<const T>& a, const Mat<const T>& b) {
 
 template <typename T>
 dnnl_status_t gemm(const Mat<const T>& a, const Mat<const T>& b, const Mat<T>& c, bool threaded) {
-  if constexpr (std::is_same_v<T, float> || kIsHalfLike<T>) {
+  if constexpr (std::is_same_v<T, float> || kIsHalf<T>) {
     if (!onednn_keeps_semantics(a, b)) {
       loop_gemm(a, b, c, threaded);
       return dnnl_success;
@@ -309,26 +309,12 @@ dnnl_status_t gemm(const Mat<const T>& a, const Mat<const T>& b, const Mat<T>& c
   }
   if constexpr (std::is_same_v<T, float>) {
     return sgemm(a, b, c, threaded);
-  } else if constexpr (kIsHalfLike<T>) {
+  } else if constexpr (kIsHalf<T>) {
     return half_gemm(a, b, c, threaded);
   } else {
     loop_gemm(a, b, c, threaded);
     return dnnl_success;
   }
-}
-
-bp_status check_shapes(const StridedView& a, const StridedView& b, const StridedView& out) {
-  const int32_t nd = a.ndim;
-  bool ok = nd >= 2 && b.ndim == nd && out.ndim == nd;
-  for (int32_t d = 0; ok && d < nd - 2; ++d)
-    ok = a.shape[d] == b.shape[d] && out.shape[d] == a.shape[d];
-  ok = ok && a.shape[nd - 1] == b.shape[nd - 2] && out.shape[nd - 2] == a.shape[nd - 2] &&
-       out.shape[nd - 1] == b.shape[nd - 1];
-  if (ok) return BP_OK;
-  return fail(BP_ERR_INVALID_ARGUMENT,
-              "matmul: 'self' of shape " + shape_string(a) + " and 'other' of shape " +
-                  shape_string(b) + " do not multiply into an output of shape " +
-                  shape_string(out) + " (kernels receive [*B, n, k] x [*B, k, m] -> [*B, n, m])");
 }
 
 // Returns oneDNN's first failure status (dnnl_success when none).
@@ -367,37 +353,27 @@ dnnl_status_t matmul_typed(const StridedView& a, const StridedView& b, const Str
   return static_cast<dnnl_status_t>(failure);
 }
 
-bp_status matmul_kernel(const bp_call* c) {
-  const StridedView a(arg_tensor(c, 0)), b(arg_tensor(c, 1)), out(out_tensor(c));
-  if (a.dtype != b.dtype || a.dtype != out.dtype)
-    return fail(BP_ERR_INVALID_ARGUMENT,
-                std::string("matmul: dtypes differ: 'self' ") + dtype_str(a.dtype) + ", 'other' " +
-                    dtype_str(b.dtype) + ", output " + dtype_str(out.dtype));
-  if (a.dtype == BP_DTYPE_BOOL)
-    return fail(BP_ERR_UNSUPPORTED, "matmul: bool is not supported (as in PyTorch)");
-  if (bp_status s = check_shapes(a, b, out); s != BP_OK) return s;
+void matmul_kernel(StridedView a, StridedView b, StridedView out) {
+  sdk::check_matmul(a, b, out);
   const bool uses_sgemm =
       a.dtype == BP_DTYPE_F32 || a.dtype == BP_DTYPE_F16 || a.dtype == BP_DTYPE_BF16;
   if (uses_sgemm && !onednn().sgemm)
-    return fail(BP_ERR_UNSUPPORTED, std::string("matmul: ") + dtype_str(a.dtype) +
+    throw Error(BP_ERR_UNSUPPORTED, std::string("matmul: ") + dtype_name(a.dtype) +
                                         " needs oneDNN's dnnl_sgemm: " + onednn().problem);
   dnnl_status_t s = dnnl_success;
   visit_dtype(a.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (!std::is_same_v<T, bool>) s = matmul_typed<T>(a, b, out);
   });
-  if (s == dnnl_out_of_memory) return fail(BP_ERR_OUT_OF_MEMORY, "matmul: oneDNN is out of memory");
+  if (s == dnnl_out_of_memory) throw Error(BP_ERR_OUT_OF_MEMORY, "matmul: oneDNN is out of memory");
   if (s != dnnl_success)
-    return fail(BP_ERR_INTERNAL, "matmul: dnnl_sgemm failed with status " + std::to_string(s));
-  return BP_OK;
+    throw Error(BP_ERR_INTERNAL, "matmul: dnnl_sgemm failed with status " + std::to_string(s));
 }
 
 }  // namespace
 
-bp_status register_linalg_kernels(uint32_t backend_id) {
-  return g_host->register_kernel(g_host->host, backend_id, "matmul",
-                                 BP_DTYPES_ALL & ~BP_DTYPE_BIT(BP_DTYPE_BOOL), matmul_kernel,
-                                 nullptr);
+void register_linalg_kernels(sdk::Registrar& r) {
+  r.kernel<matmul_kernel>("matmul", sdk::kAllButBool);
 }
 
 }  // namespace bp::cpu

@@ -10,9 +10,9 @@
 //   rms_norm     x * rsqrt(mean(x^2) + eps) [* weight]
 // f16/bf16 compute in f32 and round once, as the composites; f32 in f32 with the row
 // reductions pairwise (like the sum kernel); f64 in f64.
+#include "cpu.hpp"
 #include "reduce_engine.hpp"
 #include "simd_reduce.hpp"
-#include "strided_view.hpp"
 
 #include <omp.h>
 
@@ -20,6 +20,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -116,13 +117,13 @@ void for_each_row(const StridedView& in, const StridedView& out, const Rows& row
   }
 }
 
-bp_status check_same_shape(const char* op, const StridedView& in, const StridedView& out) {
+void check_same_shape(const char* op, const StridedView& in, const StridedView& out) {
   bool ok = in.ndim == out.ndim && in.dtype == out.dtype;
   for (int32_t d = 0; ok && d < in.ndim; ++d) ok = in.shape[d] == out.shape[d];
-  if (ok) return BP_OK;
-  return fail(BP_ERR_INVALID_ARGUMENT, std::string(op) + ": output " + shape_string(out) + " " +
-                                           dtype_str(out.dtype) + " does not match input " +
-                                           shape_string(in) + " " + dtype_str(in.dtype));
+  if (ok) return;
+  throw Error(BP_ERR_INVALID_ARGUMENT, std::string(op) + ": output " + sdk::shape_text(out) + " " +
+                                           dtype_name(out.dtype) + " does not match input " +
+                                           sdk::shape_text(in) + " " + dtype_name(in.dtype));
 }
 
 // ---- softmax.int / log_softmax.int(Tensor self, int dim, ScalarType? dtype) ----------------
@@ -222,20 +223,17 @@ void softmax_typed(const StridedView& in, const StridedView& out, int64_t dim) {
 }
 
 template <bool kLog>
-bp_status softmax_kernel(const bp_call* c) {
+void softmax_kernel(StridedView in, int64_t dim, std::optional<bp_dtype>, StridedView out) {
   const char* op = kLog ? "log_softmax.int" : "softmax.int";
-  const StridedView in(arg_tensor(c, 0)), out(out_tensor(c));
-  const int64_t dim = c->args[1].u.i;
-  if (bp_status s = check_same_shape(op, in, out); s != BP_OK) return s;
+  check_same_shape(op, in, out);
   if (dim < 0 || dim >= std::max<int32_t>(in.ndim, 1))
-    return fail(BP_ERR_INVALID_ARGUMENT, std::string(op) + ": dim " + std::to_string(dim) +
-                                             " is out of range for " + shape_string(in));
-  if (in.numel() == 0) return BP_OK;
+    throw Error(BP_ERR_INVALID_ARGUMENT, std::string(op) + ": dim " + std::to_string(dim) +
+                                             " is out of range for " + sdk::shape_text(in));
+  if (in.numel() == 0) return;
   visit_dtype(in.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if constexpr (kIsFloat<T>) softmax_typed<kLog, T>(in, out, dim);
+    if constexpr (kIsFloating<T>) softmax_typed<kLog, T>(in, out, dim);
   });
-  return BP_OK;
 }
 
 // ---- layer_norm / rms_norm ---------------------------------------------------------------
@@ -257,14 +255,14 @@ std::vector<Compute<T>> param_row(const bp_value& v, int64_t len) {
 }
 
 template <bool kRms, typename T>
-void norm_typed(const bp_call* c, const StridedView& in, const StridedView& out, size_t k,
-                double eps_arg) {
+void norm_typed(const StridedView& in, const bp_value& weight_arg, const bp_value* bias_arg,
+                const StridedView& out, size_t k, double eps_arg) {
   using A = Compute<T>;
   std::vector<bool> row_dims(static_cast<size_t>(in.ndim), false);
   for (size_t i = 0; i < k; ++i) row_dims[static_cast<size_t>(in.ndim) - 1 - i] = true;
   const Rows rows(in, out, row_dims);
-  const std::vector<A> weight = param_row<T>(c->args[2], rows.len);
-  const std::vector<A> bias = kRms ? std::vector<A>{} : param_row<T>(c->args[3], rows.len);
+  const std::vector<A> weight = param_row<T>(weight_arg, rows.len);
+  const std::vector<A> bias = kRms ? std::vector<A>{} : param_row<T>(*bias_arg, rows.len);
   // eps is a Python float, converted to the compute dtype as the composite's scalar tensor.
   const A eps = static_cast<A>(eps_arg);
   for_each_row<T>(in, out, rows, [&](A* x, int64_t n) {
@@ -288,55 +286,53 @@ void norm_typed(const bp_call* c, const StridedView& in, const StridedView& out,
   });
 }
 
+// The checks and dispatch of layer_norm (bias given) and rms_norm (bias null).
 template <bool kRms>
-bp_status norm_kernel(const bp_call* c) {
+void norm(const StridedView& in, const bp_value& shape, const bp_value& weight,
+          const bp_value* bias, const bp_value& eps, const StridedView& out) {
   const char* op = kRms ? "rms_norm" : "layer_norm";
-  const StridedView in(arg_tensor(c, 0)), out(out_tensor(c));
-  if (bp_status s = check_same_shape(op, in, out); s != BP_OK) return s;
-  const bp_value& shape = c->args[1];
+  check_same_shape(op, in, out);
   const size_t k = shape.tag == BP_VALUE_INT_LIST ? shape.u.list.count : 0;
-  const bp_value& eps = c->args[kRms ? 3 : 4];
   if (k == 0 || k > static_cast<size_t>(in.ndim) || eps.tag != BP_VALUE_FLOAT)
-    return fail(BP_ERR_INVALID_ARGUMENT,
+    throw Error(BP_ERR_INVALID_ARGUMENT,
                 std::string(op) + ": expected a non-empty normalized_shape of at most " +
                     std::to_string(in.ndim) + " dims and a float eps (the meta rule's form)");
-  for (size_t p : kRms ? std::vector<size_t>{2} : std::vector<size_t>{2, 3}) {
-    if (c->args[p].tag != BP_VALUE_TENSOR) continue;
-    const StridedView w(c->args[p].u.tensor);
+  for (const bp_value* p : {&weight, bias}) {
+    if (!p || p->tag != BP_VALUE_TENSOR) continue;
+    const StridedView w(p->u.tensor);
     bool ok = w.dtype == in.dtype && static_cast<size_t>(w.ndim) == k;
     for (size_t i = 0; ok && i < k; ++i)
       ok = w.shape[i] == in.shape[static_cast<size_t>(in.ndim) - k + i];
     if (!ok)
-      return fail(BP_ERR_INVALID_ARGUMENT, std::string(op) + ": weight/bias " + shape_string(w) +
+      throw Error(BP_ERR_INVALID_ARGUMENT, std::string(op) + ": weight/bias " + sdk::shape_text(w) +
                                                " does not match the input's last dims");
   }
-  if (in.numel() == 0) return BP_OK;
+  if (in.numel() == 0) return;
   visit_dtype(in.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if constexpr (kIsFloat<T>) norm_typed<kRms, T>(c, in, out, k, eps.u.f);
+    if constexpr (kIsFloating<T>) norm_typed<kRms, T>(in, weight, bias, out, k, eps.u.f);
   });
-  return BP_OK;
+}
+
+// layer_norm(Tensor input, int[] normalized_shape, Tensor? weight, Tensor? bias, float eps)
+// and rms_norm(Tensor input, int[] normalized_shape, Tensor? weight, float? eps): the
+// arguments as boxed, whose kinds norm() checks in the meta rule's words.
+void layer_norm_kernel(StridedView in, const bp_value* shape, const bp_value* weight,
+                       const bp_value* bias, const bp_value* eps, StridedView out) {
+  norm<false>(in, *shape, *weight, bias, *eps, out);
+}
+void rms_norm_kernel(StridedView in, const bp_value* shape, const bp_value* weight,
+                     const bp_value* eps, StridedView out) {
+  norm<true>(in, *shape, *weight, nullptr, *eps, out);
 }
 
 }  // namespace
 
-bp_status register_nn_kernels(uint32_t backend_id) {
-  struct Entry {
-    const char* name;
-    bp_kernel_fn fn;
-  };
-  static const Entry kEntries[] = {
-      {"softmax.int", softmax_kernel<false>},
-      {"log_softmax.int", softmax_kernel<true>},
-      {"layer_norm", norm_kernel<false>},
-      {"rms_norm", norm_kernel<true>},
-  };
-  for (const Entry& e : kEntries) {
-    const bp_status s = g_host->register_kernel(g_host->host, backend_id, e.name,
-                                                BP_DTYPES_FLOATING, e.fn, nullptr);
-    if (s != BP_OK) return s;
-  }
-  return BP_OK;
+void register_nn_kernels(sdk::Registrar& r) {
+  r.kernel<softmax_kernel<false>>("softmax.int", BP_DTYPES_FLOATING);
+  r.kernel<softmax_kernel<true>>("log_softmax.int", BP_DTYPES_FLOATING);
+  r.kernel<layer_norm_kernel>("layer_norm", BP_DTYPES_FLOATING);
+  r.kernel<rms_norm_kernel>("rms_norm", BP_DTYPES_FLOATING);
 }
 
 }  // namespace bp::cpu

@@ -12,7 +12,7 @@
 // argmax keeps the first index). Float sums (R::kCascade) merge partials pairwise.
 #pragma once
 
-#include "strided_view.hpp"
+#include "cpu.hpp"
 
 #include <omp.h>
 

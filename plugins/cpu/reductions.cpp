@@ -6,13 +6,14 @@
 // Numerics: f16/bf16 accumulate in f32, f32 in f32 with blocked pairwise sums, f64 in f64;
 // integers and bool fold in uint64 and wrap like PyTorch. amax/amin propagate NaN;
 // argmax/argmin return the first index of the extreme, a NaN counting as the extreme.
+#include "cpu.hpp"
 #include "reduce_engine.hpp"
 #include "simd.hpp"
 #include "simd_reduce.hpp"
-#include "strided_view.hpp"
 
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -144,7 +145,7 @@ struct ProdInt {
 // ---- amax / amin ---------------------------------------------------------------------------
 // The key by which elements are ordered: f32 for f16/bf16 (exact), int64 for integers/bool.
 template <typename T>
-using OrderKey = std::conditional_t<kIsFloat<T>, decltype(widen(T{})), int64_t>;
+using OrderKey = std::conditional_t<kIsFloating<T>, decltype(widen(T{})), int64_t>;
 
 template <bool kMax, typename K>
 K extreme_identity() {
@@ -173,7 +174,7 @@ struct Extreme {
       return kMax ? simd_max_f32(p, n) : simd_min_f32(p, n);
     } else if constexpr (std::is_same_v<T, double>) {
       return kMax ? simd_max_f64(p, n) : simd_min_f64(p, n);
-    } else if constexpr (kIsHalfLike<T>) {
+    } else if constexpr (kIsHalf<T>) {
       Acc a = init();
       for_each_f32_chunk(p, n, [&](const float* f, int64_t m) {
         merge(a, kMax ? simd_max_f32(f, m) : simd_min_f32(f, m));
@@ -217,7 +218,7 @@ struct ArgExtreme {
 // ---- all / any -------------------------------------------------------------------------------
 template <typename T>
 bool nonzero(T x) {
-  if constexpr (kIsHalfLike<T>)
+  if constexpr (kIsHalf<T>)
     return (x.bits & 0x7fffu) != 0;  // +-0 is false; NaN is true
   else
     return x != T(0);
@@ -240,163 +241,105 @@ struct AllAny {
   }
 };
 
-// ---- dims and dispatch --------------------------------------------------------------------
-// Reads the dim argument (INT_LIST, INT, or NONE = every dim) into `reduced` and checks that
-// `out` has the keepdim shape of that reduction. A 0-d input accepts dim 0.
-bp_status reduced_dims(const bp_call* c, const char* op, const StridedView& in,
-                       const StridedView& out, std::vector<bool>& reduced) {
-  reduced.assign(static_cast<size_t>(in.ndim), false);
-  std::vector<int64_t> dims;
-  const bp_value& v = c->args[1];
-  if (v.tag == BP_VALUE_INT_LIST)
-    dims.assign(v.u.list.items.ints, v.u.list.items.ints + v.u.list.count);
-  else if (v.tag == BP_VALUE_INT)
-    dims.push_back(v.u.i);
-  else if (v.tag == BP_VALUE_NONE)
-    reduced.assign(static_cast<size_t>(in.ndim), true);
-  else
-    return fail(BP_ERR_INVALID_ARGUMENT, std::string(op) + ": argument 'dim' has tag " +
-                                             std::to_string(v.tag) + ", expected int or int[]");
-  for (int64_t d : dims) {
-    if (in.ndim == 0 && d == 0) continue;
-    if (d < 0 || d >= in.ndim)
-      return fail(BP_ERR_INVALID_ARGUMENT, std::string(op) + ": dim " + std::to_string(d) +
-                                               " is out of range for an input of shape " +
-                                               shape_string(in) + " (dims reach kernels wrapped)");
-    reduced[static_cast<size_t>(d)] = true;
-  }
-  bool ok = out.ndim == in.ndim;
-  for (int32_t d = 0; ok && d < in.ndim; ++d)
-    ok = out.shape[d] == (reduced[static_cast<size_t>(d)] ? 1 : in.shape[d]);
-  if (!ok)
-    return fail(BP_ERR_INVALID_ARGUMENT,
-                std::string(op) + ": output of shape " + shape_string(out) +
-                    " is not the keepdim shape of reducing an input of shape " + shape_string(in));
-  return BP_OK;
+// ---- dispatch ----------------------------------------------------------------------------
+[[noreturn]] void unsupported(const char* op, const StridedView& in, const StridedView& out) {
+  throw Error(BP_ERR_UNSUPPORTED, std::string(op) + ": no kernel from " + dtype_name(in.dtype) +
+                                      " to " + dtype_name(out.dtype));
 }
 
-bp_status unsupported(const char* op, const StridedView& in, const StridedView& out) {
-  return fail(BP_ERR_UNSUPPORTED, std::string(op) + ": no kernel from " + dtype_str(in.dtype) +
-                                      " to " + dtype_str(out.dtype));
-}
-
-// Runs reducer `R` after the common checks; `needs_elements` rejects an empty reduction.
+// Runs reducer `R` over the dims `dim` names, after the SDK's checks; `needs_elements`
+// rejects an empty reduction.
 template <typename R>
-bp_status run(const bp_call* c, const char* op, const StridedView& in, const StridedView& out,
-              bool needs_elements) {
-  std::vector<bool> reduced;
-  if (bp_status s = reduced_dims(c, op, in, out, reduced); s != BP_OK) return s;
-  const ReducePlan plan(in, out, reduced);
-  if (needs_elements && plan.nred == 0 && plan.nout > 0)
-    return fail(BP_ERR_INVALID_ARGUMENT, std::string(op) +
-                                             ": cannot reduce over a dimension of size 0 "
-                                             "(input shape " +
-                                             shape_string(in) + ")");
+void run_reducer(const char* op, const StridedView& in, const bp_value& dim, const StridedView& out,
+                 bool needs_elements) {
+  const ReducePlan plan(in, out, sdk::reduced_dims(op, dim, in, out));
+  if (needs_elements && plan.nred == 0 && plan.nout > 0) throw sdk::empty_reduction(op, in);
   reduce(R{}, plan, in.data<typename R::In>(), out.data<typename R::Out>());
-  return BP_OK;
 }
+
+// Each reduction by its SDK tag; run() takes the op's arguments (op_families.hpp).
+template <typename Op>
+struct Reduction;
 
 template <bool kProd>
-bp_status sum_or_prod(const bp_call* c) {
-  const char* op = kProd ? "prod.dim_int" : "sum.dim_IntList";
-  const StridedView in(arg_tensor(c, 0)), out(out_tensor(c));
-  bp_status status = BP_OK;
-  bool handled = false;
-  visit_dtype(in.dtype, [&](auto itag) {
-    using I = typename decltype(itag)::type;
-    if constexpr (kIsFloat<I>) {
-      if (out.dtype != in.dtype) return;
-      handled = true;
-      status = kProd ? run<ProdFloat<I>>(c, op, in, out, false)
-                     : run<SumFloat<I>>(c, op, in, out, false);
-    } else {
-      // Without `dtype=` integers and bool give int64; with it the input already has the
-      // output dtype.
-      auto with_out = [&](auto otag) {
-        using O = typename decltype(otag)::type;
+struct Reduction<op::SumProd<kProd>> {
+  static void run(StridedView in, const bp_value* dim, bool, std::optional<bp_dtype>,
+                  StridedView out) {
+    const char* op = kProd ? "prod.dim_int" : "sum.dim_IntList";
+    bool handled = false;
+    visit_dtype(in.dtype, [&](auto itag) {
+      using I = typename decltype(itag)::type;
+      if constexpr (kIsFloating<I>) {
+        if (out.dtype != in.dtype) return;
         handled = true;
-        status = kProd ? run<ProdInt<I, O>>(c, op, in, out, false)
-                       : run<SumInt<I, O>>(c, op, in, out, false);
-      };
-      if (out.dtype == BP_DTYPE_I64)
-        with_out(TypeTag<int64_t>{});
-      else if (out.dtype == in.dtype)
-        with_out(TypeTag<I>{});
-    }
-  });
-  return handled ? status : unsupported(op, in, out);
-}
+        kProd ? run_reducer<ProdFloat<I>>(op, in, *dim, out, false)
+              : run_reducer<SumFloat<I>>(op, in, *dim, out, false);
+      } else {
+        // Without `dtype=` integers and bool give int64; with it the input already has the
+        // output dtype.
+        auto with_out = [&](auto otag) {
+          using O = typename decltype(otag)::type;
+          handled = true;
+          kProd ? run_reducer<ProdInt<I, O>>(op, in, *dim, out, false)
+                : run_reducer<SumInt<I, O>>(op, in, *dim, out, false);
+        };
+        if (out.dtype == BP_DTYPE_I64)
+          with_out(TypeTag<int64_t>{});
+        else if (out.dtype == in.dtype)
+          with_out(TypeTag<I>{});
+      }
+    });
+    if (!handled) unsupported(op, in, out);
+  }
+};
 
 template <bool kMax>
-bp_status amax_or_amin(const bp_call* c) {
-  const char* op = kMax ? "amax" : "amin";
-  const StridedView in(arg_tensor(c, 0)), out(out_tensor(c));
-  if (in.dtype != out.dtype) return unsupported(op, in, out);
-  bp_status status = BP_OK;
-  visit_dtype(in.dtype, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    status = run<Extreme<kMax, T>>(c, op, in, out, true);
-  });
-  return status;
-}
+struct Reduction<op::Extreme<kMax>> {
+  static void run(StridedView in, const bp_value* dim, bool, StridedView out) {
+    const char* op = kMax ? "amax" : "amin";
+    if (in.dtype != out.dtype) unsupported(op, in, out);
+    visit_dtype(in.dtype, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      run_reducer<Extreme<kMax, T>>(op, in, *dim, out, true);
+    });
+  }
+};
 
 template <bool kMax>
-bp_status argmax_or_argmin(const bp_call* c) {
-  const char* op = kMax ? "argmax" : "argmin";
-  const StridedView in(arg_tensor(c, 0)), out(out_tensor(c));
-  if (out.dtype != BP_DTYPE_I64)
-    return fail(BP_ERR_INVALID_ARGUMENT,
-                std::string(op) + ": output dtype is " + dtype_str(out.dtype) + ", expected i64");
-  if (in.dtype == BP_DTYPE_BOOL) return unsupported(op, in, out);
-  bp_status status = BP_OK;
-  visit_dtype(in.dtype, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    if constexpr (!std::is_same_v<T, bool>) status = run<ArgExtreme<kMax, T>>(c, op, in, out, true);
-  });
-  return status;
-}
+struct Reduction<op::ArgExtreme<kMax>> {
+  static void run(StridedView in, const bp_value* dim, bool, StridedView out) {
+    const char* op = kMax ? "argmax" : "argmin";
+    if (out.dtype != BP_DTYPE_I64)
+      throw Error(BP_ERR_INVALID_ARGUMENT, std::string(op) + ": output dtype is " +
+                                               dtype_name(out.dtype) + ", expected i64");
+    if (in.dtype == BP_DTYPE_BOOL) unsupported(op, in, out);
+    visit_dtype(in.dtype, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      if constexpr (!std::is_same_v<T, bool>)
+        run_reducer<ArgExtreme<kMax, T>>(op, in, *dim, out, true);
+    });
+  }
+};
 
 template <bool kAll>
-bp_status all_or_any(const bp_call* c) {
-  const char* op = kAll ? "all.dim" : "any.dim";
-  const StridedView in(arg_tensor(c, 0)), out(out_tensor(c));
-  if (out.dtype != BP_DTYPE_BOOL && out.dtype != BP_DTYPE_U8) return unsupported(op, in, out);
-  bp_status status = BP_OK;
-  visit_dtype(in.dtype, [&](auto tag) {
-    using I = typename decltype(tag)::type;
-    status = out.dtype == BP_DTYPE_BOOL ? run<AllAny<kAll, I, bool>>(c, op, in, out, false)
-                                        : run<AllAny<kAll, I, uint8_t>>(c, op, in, out, false);
-  });
-  return status;
-}
-
-constexpr bp_dtype_mask kAllButBool = BP_DTYPES_ALL & ~BP_DTYPE_BIT(BP_DTYPE_BOOL);
+struct Reduction<op::AllAny<kAll>> {
+  static void run(StridedView in, const bp_value* dim, bool, StridedView out) {
+    const char* op = kAll ? "all.dim" : "any.dim";
+    if (out.dtype != BP_DTYPE_BOOL && out.dtype != BP_DTYPE_U8) unsupported(op, in, out);
+    visit_dtype(in.dtype, [&](auto tag) {
+      using I = typename decltype(tag)::type;
+      if (out.dtype == BP_DTYPE_BOOL)
+        run_reducer<AllAny<kAll, I, bool>>(op, in, *dim, out, false);
+      else
+        run_reducer<AllAny<kAll, I, uint8_t>>(op, in, *dim, out, false);
+    });
+  }
+};
 
 }  // namespace
 
-bp_status register_reduction_kernels(uint32_t backend_id) {
-  struct Entry {
-    const char* name;
-    bp_dtype_mask dtypes;
-    bp_kernel_fn fn;
-  };
-  static const Entry kEntries[] = {
-      {"sum.dim_IntList", BP_DTYPES_ALL, sum_or_prod<false>},
-      {"prod.dim_int", BP_DTYPES_ALL, sum_or_prod<true>},
-      {"amax", BP_DTYPES_ALL, amax_or_amin<true>},
-      {"amin", BP_DTYPES_ALL, amax_or_amin<false>},
-      // PyTorch has no argmax/argmin for bool.
-      {"argmax", kAllButBool, argmax_or_argmin<true>},
-      {"argmin", kAllButBool, argmax_or_argmin<false>},
-      {"all.dim", BP_DTYPES_ALL, all_or_any<true>},
-      {"any.dim", BP_DTYPES_ALL, all_or_any<false>},
-  };
-  for (const Entry& e : kEntries) {
-    const bp_status s =
-        g_host->register_kernel(g_host->host, backend_id, e.name, e.dtypes, e.fn, nullptr);
-    if (s != BP_OK) return s;
-  }
-  return BP_OK;
+void register_reduction_kernels(sdk::Registrar& r) {
+  sdk::register_reduction_ops<Reduction>(r);
 }
 
 }  // namespace bp::cpu

@@ -49,26 +49,32 @@ void unary_row(char* const* p, const int64_t* s, int64_t n, bp_dtype out_dtype) 
   }
 }
 
+// The arithmetic of each op, by its SDK tag (below).
 template <typename Op>
-bp_status unary_kernel(const bp_call* c) {
-  const bp_tensor* self = arg_tensor(c, 0);
-  const bp_tensor* out = out_tensor(c);
-  return visit_dtype(self->dtype, [&](auto tag) -> bp_status {
-    using T = typename decltype(tag)::type;
-    if constexpr (!Op::template kSupports<T>) {
-      return fail_dtype(c, "self", self->dtype);
-    } else {
-      const bp_dtype out_dtype = out->dtype;
-      auto row = [out_dtype](char* const* p, const int64_t* s, int64_t n) {
-        unary_row<Op, T>(p, s, n, out_dtype);
-      };
-      if (!for_each_row_of({out, self}, {dtype_size(out->dtype), int64_t{sizeof(T)}}, row))
-        return fail(BP_ERR_INVALID_ARGUMENT,
-                    std::string(c->op_name) + ": 'self' and the output differ in shape");
-      return BP_OK;
-    }
-  });
-}
+struct UnaryFn;
+
+// Runs UnaryFn<Op> over self and the output; gelu, which has an argument, specialises it.
+template <typename Op>
+struct Unary {
+  static void run(const KernelContext& ctx, TensorArg self, TensorArg out) {
+    using Fn = UnaryFn<Op>;
+    visit_dtype(self.dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      if constexpr (!Fn::template kSupports<T>) {
+        throw unsupported(ctx, "self", self.dtype());
+      } else {
+        const bp_dtype out_dtype = out.dtype();
+        auto row = [out_dtype](char* const* p, const int64_t* s, int64_t n) {
+          unary_row<Fn, T>(p, s, n, out_dtype);
+        };
+        if (!for_each_row_of({out.raw(), self.raw()}, {dtype_size(out_dtype), int64_t{sizeof(T)}},
+                             row))
+          throw Error(BP_ERR_INVALID_ARGUMENT,
+                      std::string(ctx.op_name()) + ": 'self' and the output differ in shape");
+      }
+    });
+  }
+};
 
 // ---- ops -------------------------------------------------------------------------------
 // Each op: kSupports<T> (storage types it is registered for), Out<T> (result type),
@@ -80,7 +86,8 @@ struct IntegralAndFloating {
   using Out = T;
 };
 
-struct Neg : IntegralAndFloating {
+template <>
+struct UnaryFn<op::Neg> : IntegralAndFloating {
   static constexpr bool kSimd = true;
   static constexpr simd::Unary kSimdOp = simd::Unary::kNeg;
   template <typename C>
@@ -88,26 +95,26 @@ struct Neg : IntegralAndFloating {
     if constexpr (std::is_floating_point_v<C>)
       return -v;
     else
-      return wrap_sub(C{0}, v);
+      return sdk::wrapping_neg(v);
   }
 };
 
-struct Abs : IntegralAndFloating {
+template <>
+struct UnaryFn<op::Abs> : IntegralAndFloating {
   static constexpr bool kSimd = true;
   static constexpr simd::Unary kSimdOp = simd::Unary::kAbs;
   template <typename C>
   static C scalar(C v) {
     if constexpr (std::is_floating_point_v<C>)
       return std::fabs(v);
-    else if constexpr (std::is_signed_v<C>)
-      return v < 0 ? wrap_sub(C{0}, v) : v;
     else
-      return v;
+      return sdk::wrapping_abs(v);
   }
 };
 
 // sign(NaN) == 0 and sign(-0.0) == +0.0, as PyTorch's (0 < x) - (x < 0).
-struct Sign {
+template <>
+struct UnaryFn<op::Sign> {
   template <typename T>
   static constexpr bool kSupports = true;
   template <typename T>
@@ -124,7 +131,8 @@ struct Sign {
 };
 
 // relu keeps NaN and -0.0 (x < 0 ? 0 : x).
-struct Relu : IntegralAndFloating {
+template <>
+struct UnaryFn<op::Relu> : IntegralAndFloating {
   static constexpr bool kSimd = true;
   static constexpr simd::Unary kSimdOp = simd::Unary::kRelu;
   template <typename C>
@@ -136,33 +144,29 @@ struct Relu : IntegralAndFloating {
   }
 };
 
-// floor and ceil are the identity on integers, as in PyTorch.
-struct Floor : IntegralAndFloating {
+// floor and ceil round floating values and are the identity on integers, as in PyTorch.
+template <simd::Unary kOp, typename F>
+struct RoundOp : IntegralAndFloating {
   static constexpr bool kSimd = true;
-  static constexpr simd::Unary kSimdOp = simd::Unary::kFloor;
+  static constexpr simd::Unary kSimdOp = kOp;
   template <typename C>
   static C scalar(C v) {
     if constexpr (std::is_floating_point_v<C>)
-      return std::floor(v);
+      return F{}(v);
     else
       return v;
   }
 };
-
-struct Ceil : IntegralAndFloating {
-  static constexpr bool kSimd = true;
-  static constexpr simd::Unary kSimdOp = simd::Unary::kCeil;
-  template <typename C>
-  static C scalar(C v) {
-    if constexpr (std::is_floating_point_v<C>)
-      return std::ceil(v);
-    else
-      return v;
-  }
-};
+template <>
+struct UnaryFn<op::Floor>
+    : RoundOp<simd::Unary::kFloor, decltype([](auto v) { return std::floor(v); })> {};
+template <>
+struct UnaryFn<op::Ceil>
+    : RoundOp<simd::Unary::kCeil, decltype([](auto v) { return std::ceil(v); })> {};
 
 // NaN is nonzero, so logical_not(NaN) is false.
-struct LogicalNot {
+template <>
+struct UnaryFn<op::LogicalNot> {
   template <typename T>
   static constexpr bool kSupports = true;
   template <typename T>
@@ -189,62 +193,33 @@ struct FloatOp {
   }
 };
 
-// The per-element forms, used by the non-SIMD paths (none for f32/f64 at present) and as
-// the definition of each op.
-struct ExpF {
-  template <typename C>
-  C operator()(C v) const {
-    return std::exp(v);
-  }
-};
-struct LogF {
-  template <typename C>
-  C operator()(C v) const {
-    return std::log(v);
-  }
-};
-struct SqrtF {
-  template <typename C>
-  C operator()(C v) const {
-    return std::sqrt(v);
-  }
-};
-struct RsqrtF {  // rsqrt(-0.0) == -inf
-  template <typename C>
-  C operator()(C v) const {
-    return C{1} / std::sqrt(v);
-  }
-};
-struct ReciprocalF {
-  template <typename C>
-  C operator()(C v) const {
-    return C{1} / v;
-  }
-};
-struct SinF {
-  template <typename C>
-  C operator()(C v) const {
-    return std::sin(v);
-  }
-};
-struct CosF {
-  template <typename C>
-  C operator()(C v) const {
-    return std::cos(v);
-  }
-};
-struct TanhF {
-  template <typename C>
-  C operator()(C v) const {
-    return std::tanh(v);
-  }
-};
-struct SigmoidF {
-  template <typename C>
-  C operator()(C v) const {
-    return C{1} / (C{1} + std::exp(-v));
-  }
-};
+// The ops with a SIMD loop for f32/f64, each with its value on one compute element (the
+// definition of the op, and the form of the non-SIMD paths: none for f32/f64 at present).
+using U = simd::Unary;
+template <>
+struct UnaryFn<op::Exp> : FloatOp<U::kExp, decltype([](auto v) { return std::exp(v); })> {};
+template <>
+struct UnaryFn<op::Log> : FloatOp<U::kLog, decltype([](auto v) { return std::log(v); })> {};
+template <>
+struct UnaryFn<op::Sqrt> : FloatOp<U::kSqrt, decltype([](auto v) { return std::sqrt(v); })> {};
+// rsqrt(-0.0) == -inf
+template <>
+struct UnaryFn<op::Rsqrt>
+    : FloatOp<U::kRsqrt, decltype([](auto v) { return decltype(v){1} / std::sqrt(v); })> {};
+template <>
+struct UnaryFn<op::Reciprocal>
+    : FloatOp<U::kReciprocal, decltype([](auto v) { return decltype(v){1} / v; })> {};
+template <>
+struct UnaryFn<op::Sin> : FloatOp<U::kSin, decltype([](auto v) { return std::sin(v); })> {};
+template <>
+struct UnaryFn<op::Cos> : FloatOp<U::kCos, decltype([](auto v) { return std::cos(v); })> {};
+template <>
+struct UnaryFn<op::Tanh> : FloatOp<U::kTanh, decltype([](auto v) { return std::tanh(v); })> {};
+template <>
+struct UnaryFn<op::Sigmoid> : FloatOp<U::kSigmoid, decltype([](auto v) {
+                                        using C = decltype(v);
+                                        return C{1} / (C{1} + std::exp(-v));
+                                      })> {};
 struct GeluTanhF {
   template <typename C>
   C operator()(C x) const {
@@ -266,12 +241,8 @@ struct ScalarFloatOp {
     return F{}(v);
   }
 };
-struct ErfF {
-  template <typename C>
-  C operator()(C v) const {
-    return std::erf(v);
-  }
-};
+template <>
+struct UnaryFn<op::Erf> : ScalarFloatOp<decltype([](auto v) { return std::erf(v); })> {};
 // x * Phi(x) = 0.5 x erfc(-x / sqrt 2): the same function as 0.5 x (1 + erf(x / sqrt 2))
 // without its cancellation for negative x (the reference's form).
 struct GeluErfF {
@@ -281,45 +252,15 @@ struct GeluErfF {
   }
 };
 
-// gelu(Tensor self, *, str approximate='none') -> out.
-bp_status gelu_kernel(const bp_call* c) {
-  const bp_value& mode = c->args[1];
-  const char* name = mode.tag == BP_VALUE_STRING ? mode.u.s : "none";
-  if (mode.tag == BP_VALUE_NONE || std::strcmp(name, "none") == 0)
-    return unary_kernel<ScalarFloatOp<GeluErfF>>(c);
-  if (std::strcmp(name, "tanh") == 0)
-    return unary_kernel<FloatOp<simd::Unary::kGeluTanh, GeluTanhF>>(c);
-  return fail(BP_ERR_INVALID_ARGUMENT,
-              std::string(c->op_name) +
-                  ": argument 'approximate' must be either 'none' or 'tanh', but got '" +
-                  (mode.tag == BP_VALUE_STRING ? name : "<not a string>") + "'");
-}
+template <>
+struct UnaryFn<op::GeluErf> : ScalarFloatOp<GeluErfF> {};
+template <>
+struct UnaryFn<op::GeluTanh> : FloatOp<U::kGeluTanh, GeluTanhF> {};
 
 }  // namespace
 
-bp_status register_unary_kernels(uint32_t backend_id) {
-  using U = simd::Unary;
-  static const KernelEntry entries[] = {
-      {"neg", kAllButBool, unary_kernel<Neg>},
-      {"abs", kAllButBool, unary_kernel<Abs>},
-      {"sign", BP_DTYPES_ALL, unary_kernel<Sign>},
-      {"relu", kAllButBool, unary_kernel<Relu>},
-      {"floor", kAllButBool, unary_kernel<Floor>},
-      {"ceil", kAllButBool, unary_kernel<Ceil>},
-      {"logical_not", BP_DTYPES_ALL, unary_kernel<LogicalNot>},
-      {"exp", BP_DTYPES_FLOATING, unary_kernel<FloatOp<U::kExp, ExpF>>},
-      {"log", BP_DTYPES_FLOATING, unary_kernel<FloatOp<U::kLog, LogF>>},
-      {"sqrt", BP_DTYPES_FLOATING, unary_kernel<FloatOp<U::kSqrt, SqrtF>>},
-      {"rsqrt", BP_DTYPES_FLOATING, unary_kernel<FloatOp<U::kRsqrt, RsqrtF>>},
-      {"reciprocal", BP_DTYPES_FLOATING, unary_kernel<FloatOp<U::kReciprocal, ReciprocalF>>},
-      {"sin", BP_DTYPES_FLOATING, unary_kernel<FloatOp<U::kSin, SinF>>},
-      {"cos", BP_DTYPES_FLOATING, unary_kernel<FloatOp<U::kCos, CosF>>},
-      {"tanh", BP_DTYPES_FLOATING, unary_kernel<FloatOp<U::kTanh, TanhF>>},
-      {"sigmoid", BP_DTYPES_FLOATING, unary_kernel<FloatOp<U::kSigmoid, SigmoidF>>},
-      {"erf", BP_DTYPES_FLOATING, unary_kernel<ScalarFloatOp<ErfF>>},
-      {"gelu", BP_DTYPES_FLOATING, gelu_kernel},
-  };
-  return register_entries(backend_id, entries);
+void register_unary_kernels(sdk::Registrar& r) {
+  sdk::register_unary_ops<Unary>(r);
 }
 
 }  // namespace bp::cpu

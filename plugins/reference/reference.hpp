@@ -1,48 +1,39 @@
-// Internal header of the reference backend: strided element access, dtype visiting and
-// error reporting shared by its kernel files. The reference backend is written for
-// clarity, not speed: floating results are computed in double and rounded once to the
-// output dtype; integer results are exact (two's-complement wrap-around like PyTorch).
-// It sees only plugin-sdk/ (backplane/plugin.h and backplane/sdk/).
+// Internal header of the reference backend: the compute-in-double helpers and strided loop
+// its kernel files share, over the SDK's views, conversions and argument checks. The
+// reference backend is written for clarity, not speed: floating results are computed in
+// double and rounded once to the output dtype; integer results are exact (two's-complement
+// wrap-around like PyTorch). It sees only plugin-sdk/ (backplane/plugin.h and
+// backplane/sdk/), as any plugin.
 #pragma once
 
 #include <backplane/plugin.h>
+#include <backplane/sdk/argument_checks.hpp>
+#include <backplane/sdk/convert.hpp>
 #include <backplane/sdk/dtype.hpp>
 #include <backplane/sdk/half.hpp>
+#include <backplane/sdk/int_math.hpp>
+#include <backplane/sdk/kernel.hpp>
+#include <backplane/sdk/op_families.hpp>
+#include <backplane/sdk/strided_view.hpp>
+#include <backplane/sdk/tensor.hpp>
 
 #include <cstdint>
-#include <cstring>
-#include <string>
+#include <span>
 #include <type_traits>
-#include <vector>
 
 namespace bp::reference {
 
 using sdk::BFloat16;
+using sdk::convert;
+using sdk::dtype_name;
+using sdk::Error;
 using sdk::Half;
-
-// The host API received at init; valid until shutdown.
-extern const bp_host_api* g_host;
-
-// Reports `message` through the host and returns `code`, so kernels can write
-//   return fail(BP_ERR_INDEX, "index 7 is out of range for dimension 0 of size 3");
-bp_status fail(bp_status code, const std::string& message);
-
-// ---- dtypes --------------------------------------------------------------------------
-using sdk::TypeTag;
-
-size_t dtype_size(bp_dtype dtype);
-const char* dtype_name(bp_dtype dtype);
-inline bool is_floating(bp_dtype d) {
-  return d == BP_DTYPE_F16 || d == BP_DTYPE_BF16 || d == BP_DTYPE_F32 || d == BP_DTYPE_F64;
-}
-
-// visit_dtype(dtype, f) calls f(TypeTag<T>{}) with the C++ storage type of `dtype` (bool,
-// int8_t, uint8_t, int16_t, int32_t, int64_t, Half, BFloat16, float, double).
+using sdk::KernelContext;
+using sdk::kIsFloating;
+using sdk::kNotBool;
+using sdk::StridedView;
 using sdk::visit_dtype;
-
-template <typename T>
-inline constexpr bool kIsFloating =
-    std::is_same_v<T, Half> || std::is_same_v<T, BFloat16> || std::is_floating_point_v<T>;
+namespace op = sdk::op;
 
 // Every value of every dtype as double (exact for all but int64 beyond 2^53).
 template <typename T>
@@ -54,7 +45,7 @@ double to_double(T v) {
 }
 
 // Rounds a double once into T. For integral T the value must already be integral and in
-// range (callers convert with to_integral_like_pytorch first when it may not be).
+// range (callers convert with sdk::convert first when it may not be).
 template <typename T>
 T from_double(double v) {
   if constexpr (std::is_same_v<T, bool>)
@@ -74,83 +65,24 @@ T wrap_int(uint64_t v) {
     return static_cast<T>(v);  // modular since C++20
 }
 
-// ---- strided tensors -----------------------------------------------------------------
-// A typed view of a bp_tensor: at(idx) addresses element idx (a multi-index of ndim).
-struct View {
-  char* base = nullptr;  // first element
-  int32_t ndim = 0;
-  const int64_t* shape = nullptr;
-  const int64_t* strides = nullptr;  // elements
-  bp_dtype dtype = BP_DTYPE_F32;
-  size_t itemsize = 0;
-
-  explicit View(const bp_tensor* t);
-  int64_t numel() const;
-  int64_t offset_of(const int64_t* idx) const {  // in elements
-    int64_t off = 0;
-    for (int32_t d = 0; d < ndim; ++d) off += idx[d] * strides[d];
-    return off;
-  }
-  template <typename T>
-  T& at(const int64_t* idx) const {
-    return *reinterpret_cast<T*>(base + offset_of(idx) * static_cast<int64_t>(itemsize));
-  }
-  template <typename T>
-  T& at_offset(int64_t element_offset) const {
-    return *reinterpret_cast<T*>(base + element_offset * static_cast<int64_t>(itemsize));
-  }
-};
-
-// Calls f(idx) for every multi-index of `shape` in row-major order (once for ndim 0,
-// never when some size is 0).
+// Calls f(index) for every multi-index of `v`'s shape in row-major order (once for a 0-d
+// view, never when some size is 0).
 template <typename F>
-void for_each_index(int32_t ndim, const int64_t* shape, F&& f) {
-  for (int32_t d = 0; d < ndim; ++d)
-    if (shape[d] == 0) return;
-  std::vector<int64_t> idx(static_cast<size_t>(ndim), 0);
-  while (true) {
-    f(static_cast<const int64_t*>(idx.data()));
-    int32_t d = ndim - 1;
-    for (; d >= 0; --d) {
-      if (++idx[static_cast<size_t>(d)] < shape[d]) break;
-      idx[static_cast<size_t>(d)] = 0;
-    }
-    if (d < 0) return;
-  }
+void for_each_index(const StridedView& v, F&& f) {
+  sdk::for_each_index(std::span<const int64_t>(v.shape, static_cast<size_t>(v.ndim)), f);
 }
 
-// ---- arguments -----------------------------------------------------------------------
-inline const bp_tensor* arg_tensor(const bp_call* c, size_t i) {
-  return c->args[i].u.tensor;
+// "<op>: argument 'self' has dtype bool, which the reference kernel does not support".
+inline Error unsupported(const KernelContext& ctx, const char* arg, bp_dtype dtype) {
+  return sdk::unsupported_dtype(ctx.op_name(), arg, dtype, "reference");
 }
-inline const bp_tensor* out_tensor(const bp_call* c, size_t k = 0) {
-  return c->args[c->nargs - c->noutputs + k].u.tensor;
-}
-// "[2, 3]": a view's shape, for messages.
-inline std::string shape_text(const View& v) {
-  std::string s = "[";
-  for (int32_t d = 0; d < v.ndim; ++d) s += (d ? ", " : "") + std::to_string(v.shape[d]);
-  return s + "]";
-}
-// A Scalar/int/float/bool argument as double / int64 (NONE gives `fallback`).
-double arg_double(const bp_call* c, size_t i, double fallback = 0.0);
-int64_t arg_int(const bp_call* c, size_t i, int64_t fallback = 0);
-
-// ---- registration --------------------------------------------------------------------
-struct KernelEntry {
-  const char* op_name;
-  bp_dtype_mask dtypes;
-  bp_kernel_fn fn;
-};
-// Registers entries; returns the first failure.
-bp_status register_kernels(uint32_t backend_id, const KernelEntry* entries, size_t count);
 
 // One function per kernel file; each registers that file's kernels.
-bp_status register_copy_kernels(uint32_t backend_id);       // copy_, fill_, arange
-bp_status register_unary_kernels(uint32_t backend_id);      // neg ... logical_not, gelu
-bp_status register_binary_kernels(uint32_t backend_id);     // add ... logical_or, where, clamp
-bp_status register_reduction_kernels(uint32_t backend_id);  // sum prod amax amin argmax ...
-bp_status register_indexing_kernels(uint32_t backend_id);   // cat index_select gather
-bp_status register_linalg_kernels(uint32_t backend_id);     // matmul
+void register_copy_kernels(sdk::Registrar& r);       // copy_, fill_, arange
+void register_unary_kernels(sdk::Registrar& r);      // neg ... logical_not, gelu
+void register_binary_kernels(sdk::Registrar& r);     // add ... logical_or, where, clamp
+void register_reduction_kernels(sdk::Registrar& r);  // sum prod amax amin argmax ...
+void register_indexing_kernels(sdk::Registrar& r);   // cat index_select gather
+void register_linalg_kernels(sdk::Registrar& r);     // matmul
 
 }  // namespace bp::reference

@@ -11,57 +11,61 @@
 namespace bp::reference {
 namespace {
 
-// Runs Op elementwise. Op::supports<T> says which compute dtypes it has (the others are
-// never registered; a call with one anyway is reported, not undefined); Op::apply(T)
-// returns T, or bool for logical_not.
+// The arithmetic of each op, by its SDK tag: supports<T> says which compute dtypes it has
+// (the others are never registered; a call with one anyway is reported, not undefined);
+// apply(T) returns T, or bool for logical_not.
 template <typename Op>
-bp_status unary_kernel(const bp_call* c) {
-  const View self(arg_tensor(c, 0));
-  const View out(out_tensor(c));
-  if (!same_shape(self, out)) return fail_shape(c, "self", self, out);
-  return visit_dtype(self.dtype, [&](auto tag) -> bp_status {
-    using T = typename decltype(tag)::type;
-    if constexpr (!Op::template supports<T>) {
-      return fail_dtype(c, "self", self.dtype);
-    } else {
-      for_each_index(out.ndim, out.shape,
-                     [&](const int64_t* idx) { store(out, idx, Op::apply(self.at<T>(idx))); });
-      return BP_OK;
-    }
-  });
-}
+struct UnaryFn;
 
-template <typename T>
-inline constexpr bool kNotBool = !std::is_same_v<T, bool>;
+// Runs UnaryFn<Op> elementwise.
+template <typename Op>
+struct Unary {
+  static void run(const KernelContext& ctx, StridedView self, StridedView out) {
+    check_shape(ctx, "self", self, out);
+    visit_dtype(self.dtype, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      if constexpr (!UnaryFn<Op>::template supports<T>) {
+        throw unsupported(ctx, "self", self.dtype);
+      } else {
+        for_each_index(
+            out, [&](const int64_t* idx) { store(out, idx, UnaryFn<Op>::apply(self.at<T>(idx))); });
+      }
+    });
+  }
+};
 
-struct Neg {
+// An op of every dtype but bool: F on floating values (in double, rounded once), G on
+// integral ones.
+template <double (*F)(double), typename G>
+struct NumericOp {
   template <typename T>
   static constexpr bool supports = kNotBool<T>;
   template <typename T>
   static T apply(T v) {
     if constexpr (kIsFloating<T>)
-      return from_double<T>(-to_double(v));
+      return from_double<T>(F(to_double(v)));
     else
-      return wrap_int<T>(uint64_t{0} - static_cast<uint64_t>(v));
+      return G{}(v);
   }
 };
+using Identity = decltype([](auto v) { return v; });
 
-struct Abs {
-  template <typename T>
-  static constexpr bool supports = kNotBool<T>;
-  template <typename T>
-  static T apply(T v) {
-    if constexpr (kIsFloating<T>)
-      return from_double<T>(std::fabs(to_double(v)));
-    else if constexpr (std::is_signed_v<T>)  // -INT_MIN wraps to INT_MIN, as in PyTorch
-      return v < 0 ? wrap_int<T>(uint64_t{0} - static_cast<uint64_t>(v)) : v;
-    else
-      return v;
-  }
-};
+template <>
+struct UnaryFn<op::Neg> : NumericOp<+[](double x) { return -x; },
+                                    decltype([](auto v) { return sdk::wrapping_neg(v); })> {};
+// abs(INT_MIN) == INT_MIN, as in PyTorch
+template <>
+struct UnaryFn<op::Abs> : NumericOp<+[](double x) { return std::fabs(x); },
+                                    decltype([](auto v) { return sdk::wrapping_abs(v); })> {};
+// floor and ceil are the identity on integral dtypes, as in PyTorch.
+template <>
+struct UnaryFn<op::Floor> : NumericOp<+[](double x) { return std::floor(x); }, Identity> {};
+template <>
+struct UnaryFn<op::Ceil> : NumericOp<+[](double x) { return std::ceil(x); }, Identity> {};
 
 // sign(NaN) == 0 and sign(-0.0) == +0.0, as PyTorch's (0 < x) - (x < 0).
-struct Sign {
+template <>
+struct UnaryFn<op::Sign> {
   template <typename T>
   static constexpr bool supports = true;
   template <typename T>
@@ -80,7 +84,8 @@ struct Sign {
 };
 
 // relu keeps NaN and -0.0 (PyTorch's x < 0 ? 0 : x).
-struct Relu {
+template <>
+struct UnaryFn<op::Relu> {
   template <typename T>
   static constexpr bool supports = kNotBool<T>;
   template <typename T>
@@ -94,32 +99,8 @@ struct Relu {
   }
 };
 
-// floor and ceil are the identity on integral dtypes, as in PyTorch.
-struct Floor {
-  template <typename T>
-  static constexpr bool supports = kNotBool<T>;
-  template <typename T>
-  static T apply(T v) {
-    if constexpr (kIsFloating<T>)
-      return from_double<T>(std::floor(to_double(v)));
-    else
-      return v;
-  }
-};
-
-struct Ceil {
-  template <typename T>
-  static constexpr bool supports = kNotBool<T>;
-  template <typename T>
-  static T apply(T v) {
-    if constexpr (kIsFloating<T>)
-      return from_double<T>(std::ceil(to_double(v)));
-    else
-      return v;
-  }
-};
-
-struct LogicalNot {
+template <>
+struct UnaryFn<op::LogicalNot> {
   template <typename T>
   static constexpr bool supports = true;
   template <typename T>
@@ -128,7 +109,8 @@ struct LogicalNot {
   }
 };
 
-// A floating op given as a function on doubles.
+// A floating op given as a function on doubles (a lambda: the address of a standard
+// library function may not be taken).
 template <double (*F)(double)>
 struct FloatOp {
   template <typename T>
@@ -139,37 +121,27 @@ struct FloatOp {
   }
 };
 
-// Wrappers, because the address of a standard library function may not be taken.
-double exp_d(double x) {
-  return std::exp(x);
-}
-double log_d(double x) {
-  return std::log(x);
-}
-double sqrt_d(double x) {
-  return std::sqrt(x);
-}
-double rsqrt_d(double x) {
-  return ieee_div(1.0, std::sqrt(x));
-}  // rsqrt(-0.0) == -inf
-double reciprocal_d(double x) {
-  return ieee_div(1.0, x);
-}
-double sin_d(double x) {
-  return std::sin(x);
-}
-double cos_d(double x) {
-  return std::cos(x);
-}
-double tanh_d(double x) {
-  return std::tanh(x);
-}
-double sigmoid_d(double x) {
-  return 1.0 / (1.0 + std::exp(-x));
-}
-double erf_d(double x) {
-  return std::erf(x);
-}
+template <>
+struct UnaryFn<op::Exp> : FloatOp<+[](double x) { return std::exp(x); }> {};
+template <>
+struct UnaryFn<op::Log> : FloatOp<+[](double x) { return std::log(x); }> {};
+template <>
+struct UnaryFn<op::Sqrt> : FloatOp<+[](double x) { return std::sqrt(x); }> {};
+// rsqrt(-0.0) == -inf
+template <>
+struct UnaryFn<op::Rsqrt> : FloatOp<+[](double x) { return ieee_div(1.0, std::sqrt(x)); }> {};
+template <>
+struct UnaryFn<op::Reciprocal> : FloatOp<+[](double x) { return ieee_div(1.0, x); }> {};
+template <>
+struct UnaryFn<op::Sin> : FloatOp<+[](double x) { return std::sin(x); }> {};
+template <>
+struct UnaryFn<op::Cos> : FloatOp<+[](double x) { return std::cos(x); }> {};
+template <>
+struct UnaryFn<op::Tanh> : FloatOp<+[](double x) { return std::tanh(x); }> {};
+template <>
+struct UnaryFn<op::Sigmoid> : FloatOp<+[](double x) { return 1.0 / (1.0 + std::exp(-x)); }> {};
+template <>
+struct UnaryFn<op::Erf> : FloatOp<+[](double x) { return std::erf(x); }> {};
 
 constexpr double kSqrtHalf = 0.70710678118654752440;       // 1 / sqrt(2)
 constexpr double kSqrtTwoOverPi = 0.79788456080286535588;  // sqrt(2 / pi)
@@ -189,43 +161,15 @@ double gelu_tanh(double x) {
   return x / (1.0 + std::exp(-2.0 * u));
 }
 
-// gelu(Tensor self, *, str approximate='none') -> out.
-bp_status gelu_kernel(const bp_call* c) {
-  const bp_value& mode = c->args[1];
-  const char* name = mode.tag == BP_VALUE_STRING ? mode.u.s : "none";
-  if (mode.tag == BP_VALUE_NONE || std::strcmp(name, "none") == 0)
-    return unary_kernel<FloatOp<gelu_erf>>(c);
-  if (std::strcmp(name, "tanh") == 0) return unary_kernel<FloatOp<gelu_tanh>>(c);
-  return fail(BP_ERR_INVALID_ARGUMENT,
-              std::string(c->op_name) +
-                  ": argument 'approximate' must be either 'none' or 'tanh', but got '" +
-                  (mode.tag == BP_VALUE_STRING ? name : "<not a string>") + "'");
-}
+template <>
+struct UnaryFn<op::GeluErf> : FloatOp<gelu_erf> {};
+template <>
+struct UnaryFn<op::GeluTanh> : FloatOp<gelu_tanh> {};
 
 }  // namespace
 
-bp_status register_unary_kernels(uint32_t backend_id) {
-  static const KernelEntry entries[] = {
-      {"neg", kAllButBool, unary_kernel<Neg>},
-      {"abs", kAllButBool, unary_kernel<Abs>},
-      {"sign", BP_DTYPES_ALL, unary_kernel<Sign>},
-      {"relu", kAllButBool, unary_kernel<Relu>},
-      {"floor", kAllButBool, unary_kernel<Floor>},
-      {"ceil", kAllButBool, unary_kernel<Ceil>},
-      {"logical_not", BP_DTYPES_ALL, unary_kernel<LogicalNot>},
-      {"exp", BP_DTYPES_FLOATING, unary_kernel<FloatOp<exp_d>>},
-      {"log", BP_DTYPES_FLOATING, unary_kernel<FloatOp<log_d>>},
-      {"sqrt", BP_DTYPES_FLOATING, unary_kernel<FloatOp<sqrt_d>>},
-      {"rsqrt", BP_DTYPES_FLOATING, unary_kernel<FloatOp<rsqrt_d>>},
-      {"reciprocal", BP_DTYPES_FLOATING, unary_kernel<FloatOp<reciprocal_d>>},
-      {"sin", BP_DTYPES_FLOATING, unary_kernel<FloatOp<sin_d>>},
-      {"cos", BP_DTYPES_FLOATING, unary_kernel<FloatOp<cos_d>>},
-      {"tanh", BP_DTYPES_FLOATING, unary_kernel<FloatOp<tanh_d>>},
-      {"sigmoid", BP_DTYPES_FLOATING, unary_kernel<FloatOp<sigmoid_d>>},
-      {"erf", BP_DTYPES_FLOATING, unary_kernel<FloatOp<erf_d>>},
-      {"gelu", BP_DTYPES_FLOATING, gelu_kernel},
-  };
-  return register_kernels(backend_id, entries, sizeof entries / sizeof entries[0]);
+void register_unary_kernels(sdk::Registrar& r) {
+  sdk::register_unary_ops<Unary>(r);
 }
 
 }  // namespace bp::reference

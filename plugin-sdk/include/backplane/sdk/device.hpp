@@ -18,6 +18,7 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace bp::sdk {
 
@@ -62,12 +63,25 @@ class Device {
   }
 };
 
-// One device whose memory is ordinary host memory: alloc is aligned_alloc, copies are
-// memmove, no streams. Derive to change the name, the dtypes or the memory size shown.
+// One device whose memory is ordinary host memory: alloc is aligned_alloc (refusing what
+// host_allocation.hpp refuses), copies are memmove, no streams. Derive to add properties
+// (memory sizes, compute units) or attributes; the setters below change the rest.
 class HostMemoryDevice : public Device {
  public:
   HostMemoryDevice(std::string name, std::string vendor, bp_dtype_mask dtypes = BP_DTYPES_ALL)
-      : name_(std::move(name)), vendor_(std::move(vendor)), dtypes_(dtypes) {}
+      : name_(std::move(name)), who_(name_), vendor_(std::move(vendor)), dtypes_(dtypes) {}
+
+  // The name messages start with ("cpu: cannot allocate ..."): the backend's, where the
+  // device's name is a description. The device name by default.
+  HostMemoryDevice& named_in_messages(std::string who) {
+    who_ = std::move(who);
+    return *this;
+  }
+  // The least alignment of every allocation (SIMD kernels may want a cache line).
+  HostMemoryDevice& min_alignment(size_t alignment) {
+    min_alignment_ = alignment;
+    return *this;
+  }
 
   int32_t device_count(const char** reason) override {
     *reason = nullptr;
@@ -83,15 +97,16 @@ class HostMemoryDevice : public Device {
   }
   void* allocate(int32_t index, size_t bytes, size_t alignment) override {
     check_index(index);
-    if (HostAllocationRefusal r = check_host_alignment(name_, alignment); r.status != BP_OK)
-      throw Error(r.status, r.message);
-    if (alignment < alignof(std::max_align_t)) alignment = alignof(std::max_align_t);
+    for (const HostAllocationRefusal& r :
+         {check_host_alignment(who_, alignment), check_host_memory(who_, bytes)})
+      if (r.status != BP_OK) throw Error(r.status, r.message);
+    alignment = std::max(alignment, min_alignment_);
     // aligned_alloc wants a non-zero multiple of the alignment.
     const size_t rounded = bytes == 0 ? alignment : (bytes + alignment - 1) / alignment * alignment;
     void* p = std::aligned_alloc(alignment, rounded);
     if (!p)
-      throw Error(BP_ERR_OUT_OF_MEMORY,
-                  name_ + ": cannot allocate " + std::to_string(bytes) + " bytes");
+      throw Error(BP_ERR_OUT_OF_MEMORY, who_ + ": cannot allocate " + std::to_string(bytes) +
+                                            " bytes aligned to " + std::to_string(alignment));
     return p;
   }
   void deallocate(int32_t, void* ptr) override { std::free(ptr); }
@@ -100,15 +115,19 @@ class HostMemoryDevice : public Device {
     if (bytes) std::memmove(dst, src, bytes);
   }
 
- private:
+ protected:
   void check_index(int32_t index) const {
     if (index != 0)
       throw Error(BP_ERR_INVALID_ARGUMENT,
-                  name_ + " has one device (index 0), not " + std::to_string(index));
+                  who_ + " has one device (index 0), not " + std::to_string(index));
   }
+
+ private:
   std::string name_;
+  std::string who_;
   std::string vendor_;
   bp_dtype_mask dtypes_;
+  size_t min_alignment_ = alignof(std::max_align_t);
 };
 
 namespace detail {

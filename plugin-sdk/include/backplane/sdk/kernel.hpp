@@ -10,16 +10,20 @@
 //   }
 //   sdk::Registrar(host, backend).kernel<add_f32>("add.Tensor", BP_DTYPE_BIT(BP_DTYPE_F32));
 //
-// Parameter types: TensorArg, std::optional<TensorArg>, TensorList, Scalar (int, float or
-// bool), std::optional<Scalar>, int64_t, std::optional<int64_t>, double,
-// std::optional<double>, bool, IntList, std::optional<IntList>, bp_dtype,
-// std::optional<bp_dtype>, const char* (str; NULL when an optional str is unset). A first
+// Parameter types: TensorArg, std::optional<TensorArg>, StridedView (a tensor as plain
+// fields, strided_view.hpp), TensorList, Scalar (int, float or bool), std::optional<Scalar>,
+// int64_t, std::optional<int64_t>, double, std::optional<double>, bool, IntList,
+// std::optional<IntList>, bp_dtype, std::optional<bp_dtype>, const char* (str; NULL when an
+// optional str is unset), const bp_value* (any argument as boxed, unchecked: for one whose
+// kind varies, such as a dim given as int, int[] or None). A first
 // parameter `const sdk::KernelContext&` gives the op name, device index, stream and host.
 // The kernel returns void (throw sdk::Error on failure) or a bp_status. Header-only.
 #pragma once
 
 #include <backplane/plugin.h>
+#include <backplane/sdk/convert.hpp>
 #include <backplane/sdk/error.hpp>
+#include <backplane/sdk/strided_view.hpp>
 #include <backplane/sdk/tensor.hpp>
 
 #include <cstddef>
@@ -60,6 +64,22 @@ class Scalar {
     else
       return static_cast<T>(is_floating() ? static_cast<int64_t>(v_.u.f) : to_int());
   }
+  // PyTorch's overflow-checked conversion (checked_convert in convert.hpp): throws, in
+  // PyTorch's words, "<op>: argument '<name>' value 300 cannot be converted to type i8
+  // without overflow" when the value does not fit T.
+  template <typename T>
+  T checked_to(const char* op_name, const char* arg_name) const {
+    T out{};
+    if (!checked_convert<T>(v_, &out))
+      throw Error(BP_ERR_INVALID_ARGUMENT, std::string(op_name) + ": argument '" + arg_name +
+                                               "' value " + text() +
+                                               " cannot be converted to type " +
+                                               dtype_name(dtype_of<T>()) + " without overflow");
+    return out;
+  }
+  // "300", "0.5", "True": the value as Python prints it, for messages.
+  std::string text() const { return scalar_text(v_); }
+  const bp_value& value() const { return v_; }
 
  private:
   bp_value v_;
@@ -116,6 +136,16 @@ struct Unpack<TensorArg> {
     if (c->args[i].tag != BP_VALUE_TENSOR || !c->args[i].u.tensor) bad_argument(c, i, "a tensor");
     return TensorArg(c->args[i].u.tensor);
   }
+};
+template <>
+struct Unpack<StridedView> {
+  static StridedView get(const bp_call* c, size_t i) {
+    return StridedView(Unpack<TensorArg>::get(c, i).raw());
+  }
+};
+template <>
+struct Unpack<const bp_value*> {
+  static const bp_value* get(const bp_call* c, size_t i) { return &c->args[i]; }
 };
 template <>
 struct Unpack<TensorList> {

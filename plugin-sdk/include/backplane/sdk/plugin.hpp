@@ -63,10 +63,11 @@ bp_status run_init(const bp_host_api* api, const char* options, InitFn init) noe
 
 }  // namespace bp::sdk
 
-// Defines bp_plugin_query for a plugin: NAME, VERSION, VENDOR are string literals; INIT is
-// `void (bp::sdk::Host&, std::string_view options)`; SHUTDOWN is `void()` or nullptr.
-// Use once per plugin, at namespace scope in one source file.
-#define BP_SDK_PLUGIN(NAME, VERSION, VENDOR, INIT, SHUTDOWN)                    \
+// Defines the plugin's descriptor, bp_sdk_plugin_entry::descriptor: NAME, VERSION, VENDOR
+// are string literals; INIT is `void (bp::sdk::Host&, std::string_view options)`; SHUTDOWN
+// is `void()` or nullptr. A plugin exports it with BP_SDK_PLUGIN below; use this alone for
+// a plugin linked into a program, which hands its descriptor over by another name.
+#define BP_SDK_PLUGIN_DESCRIPTOR(NAME, VERSION, VENDOR, INIT, SHUTDOWN)         \
   namespace bp_sdk_plugin_entry {                                               \
   static bp_status init_entry(const bp_host_api* api, const char* options) {    \
     return ::bp::sdk::detail::run_init(api, options, INIT);                     \
@@ -79,7 +80,12 @@ bp_status run_init(const bp_host_api* api, const char* options, InitFn init) noe
                                                   VENDOR,                       \
                                                   init_entry,                   \
                                                   SHUTDOWN};                    \
-  }                                                                             \
-  extern "C" BP_EXPORT const bp_plugin_descriptor* bp_plugin_query(void) {      \
-    return &bp_sdk_plugin_entry::descriptor;                                    \
+  }
+
+// Defines bp_plugin_query, the one exported symbol, over BP_SDK_PLUGIN_DESCRIPTOR's
+// descriptor (same arguments). Use once per plugin, at namespace scope in one source file.
+#define BP_SDK_PLUGIN(NAME, VERSION, VENDOR, INIT, SHUTDOWN)               \
+  BP_SDK_PLUGIN_DESCRIPTOR(NAME, VERSION, VENDOR, INIT, SHUTDOWN)          \
+  extern "C" BP_EXPORT const bp_plugin_descriptor* bp_plugin_query(void) { \
+    return &bp_sdk_plugin_entry::descriptor;                               \
   }
