@@ -5,9 +5,9 @@
 // cuBLAS is opened with dlopen on the first matmul, not linked: it is over 100 MB, so loading
 // it with the plugin would cost every process that never multiplies a matrix, and a machine
 // with the driver but without the toolkit's libraries still gets every other op. Where it
-// cannot be opened, matmul runs the tiled kernel of plugins/common/cl/matmul.cl, and the
-// first such call says why on stderr once. BACKPLANE_CUDA_MATMUL=tiled picks the tiled
-// kernel, =cublas insists on cuBLAS (an error where it is missing). docs/gpu.md.
+// cannot be opened, matmul runs the tiled kernel of plugins/shared/opencl-c-kernels/matmul.cl, and
+// the first such call says why on stderr once. BACKPLANE_CUDA_MATMUL=tiled picks the tiled kernel,
+// =cublas insists on cuBLAS (an error where it is missing). docs/gpu.md.
 #include "compute_device.hpp"
 #include "gpu_backend.hpp"
 

@@ -1,10 +1,11 @@
 // The Level Zero backend's entry point and device API: discovery at init, the backend
 // "level_zero" over the discovered devices (sdk::Device catches every error at the C
-// boundary), and the shared kernels of plugins/common registered where their SPIR-V was
-// built.
+// boundary), and the ops it runs where their SPIR-V was built: the shared launchers of
+// plugins/shared/compute-ops/ on the modules built from plugins/shared/opencl-c-kernels/
+// (level_zero_kernels/ beside this plugin).
 #include "level_zero.hpp"
 
-#include "ops.hpp"
+#include "compute_ops.hpp"
 
 #include <backplane/sdk/plugin.hpp>
 
@@ -75,7 +76,10 @@ void init(sdk::Host& host, std::string_view) {
     // kernel); with no device every dtype, so `backplane ops` shows the backend's ops, as
     // the OpenCL plugin does.
     const bp_dtype_mask dtypes = g_backend.devices.empty() ? BP_DTYPES_ALL : g_backend.dtypes;
-    clk::register_kernels(host.api(), backend, compute_device, dtypes);
+    // The ops level_zero runs: every op family of plugins/shared/compute-ops/ (unary,
+    // binary, data_movement, reductions, linalg; each family's file lists its op names:
+    // "add.Tensor" is registered in binary.cpp).
+    clk::register_compute_ops(host, backend, compute_device, dtypes);
   } catch (...) {
     release(g_backend);
     throw;

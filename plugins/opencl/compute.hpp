@@ -1,4 +1,4 @@
-// The OpenCL implementation of clk::ComputeDevice (plugins/common/host/compute_device.hpp):
+// The OpenCL implementation of clk::ComputeDevice (plugins/shared/compute-ops/compute_device.hpp):
 // the shared programs built from their embedded source for one device, once per variant on
 // first use (the driver's own cache, e.g. PoCL's POCL_CACHE_DIR, keeps the binaries across
 // processes), kernels created once, and launches serialised per device because

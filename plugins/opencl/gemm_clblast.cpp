@@ -2,8 +2,8 @@
 // (libclblast-dev): f32 and f64, one GEMM or a strided batch of them, queued on the
 // device's in-order queue under the lock that serialises the shared kernels' launches.
 // Built without CLBlast (CMake did not find it) the hook declines and matmul runs the tiled
-// kernel of plugins/common/cl/matmul.cl. BACKPLANE_OPENCL_MATMUL=tiled declines too, and
-// =clblast takes CLBlast; docs/opencl.md ("Matmul: CLBlast or the tiled kernel") has the
+// kernel of plugins/shared/opencl-c-kernels/matmul.cl. BACKPLANE_OPENCL_MATMUL=tiled declines too,
+// and =clblast takes CLBlast; docs/opencl.md ("Matmul: CLBlast or the tiled kernel") has the
 // measurements behind the default.
 #include "compute.hpp"
 

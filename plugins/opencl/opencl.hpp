@@ -72,4 +72,10 @@ void release(Backend& backend);
 
 extern const bp_host_api* g_host;
 
+// The backend's devices and the C device API over them (device_api.cpp), which plugin.cpp
+// registers; compute_device_of is the DeviceLookup of the shared ops (compute_ops.hpp).
+extern Backend g_backend;
+extern const bp_device_api kDeviceApi;
+clk::ComputeDevice* compute_device_of(int32_t index);
+
 }  // namespace bp::opencl

@@ -1,7 +1,7 @@
-// What the ROCm backend adds to the shared GPU host code (plugins/common/gpu/host): the
+// What the ROCm backend adds to the shared GPU host code (plugins/shared/cuda-hip-backend): the
 // check that the build has a code object for a device's gfx target, and no vendor GEMM
 // (Debian packages no rocBLAS), so matmul runs the tiled kernel of
-// plugins/common/cl/matmul.cl.
+// plugins/shared/opencl-c-kernels/matmul.cl.
 #include "gpu_backend.hpp"
 
 #include <sstream>

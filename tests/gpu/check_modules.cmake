@@ -1,11 +1,11 @@
-# ctest plugins/cuda_kernel_modules, plugins/rocm_kernel_modules: every kernel module a GPU
-# plugin's build should have made (one per program of plugins/common/cl and dtype variant)
-# exists and holds every kernel its OpenCL C program defines for that variant, so a kernel
-# that the dialect header (plugins/common/gpu/cl_dialect.h) lost would be caught here rather
-# than at a launch on a GPU. The names come from the program run through the preprocessor
-# with the variant's defines; the module's symbol names are plain strings in its ELF images.
-#   cmake -DCPP=<C compiler> -DPRELUDE=<prelude.h> -DPROGRAMS=<a;b> -DVARIANTS=<f32;...>
-#         -DDIR=<module folder> -DEXT=<.fatbin|.hsaco> -P check_modules.cmake
+# ctest plugins/cuda_kernel_modules, plugins/rocm_kernel_modules: every kernel module a GPU plugin's
+# build should have made (one per program of plugins/shared/opencl-c-kernels and dtype variant)
+# exists and holds every kernel its OpenCL C program defines for that variant, so a kernel that the
+# dialect header (plugins/shared/cuda-hip-backend/cl_dialect.h) lost would be caught here rather
+# than at a launch on a GPU. The names come from the program run through the preprocessor with the
+# variant's defines; the module's symbol names are plain strings in its ELF images. cmake -DCPP=<C
+# compiler> -DPRELUDE=<prelude.h> -DPROGRAMS=<a;b> -DVARIANTS=<f32;...> -DDIR=<module folder>
+# -DEXT=<.fatbin|.hsaco> -P check_modules.cmake
 set(problems "")
 set(checked 0)
 foreach(program ${PROGRAMS})

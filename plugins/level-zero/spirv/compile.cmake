@@ -1,5 +1,5 @@
-# Compiles one program of plugins/common/cl to validated SPIR-V for one variant. The build
-# runs it with `cmake -P`, once per output (plugins/level-zero/CMakeLists.txt):
+# Compiles one program of plugins/shared/opencl-c-kernels to validated SPIR-V for one variant. The
+# build runs it with `cmake -P`, once per output (plugins/level-zero/CMakeLists.txt):
 #
 #   clang-14 -target spir64 -x cl -O2 -emit-llvm -S   OpenCL C -> LLVM IR (text)
 #   (freeze -> bitcast)                               see 1. below

@@ -1,10 +1,9 @@
-// The OpenCL C dialect of the shared kernels (plugins/common/cl/) on CUDA and HIP: with this
-// header included first, each program compiles as CUDA C++ (nvcc) or HIP C++ (hipcc) into
-// one module per dtype variant, so every GPU backend runs the same kernel source as the
-// OpenCL and Level Zero plugins, whose results the conformance suite checks on PoCL in every
-// CI run. It maps the address-space qualifiers, the work-item functions, barriers and the
-// few OpenCL built-ins the programs use onto the vendor's intrinsics; docs/gpu.md says why
-// the kernels are shared this way.
+// The OpenCL C dialect of the shared kernels (plugins/shared/opencl-c-kernels/) on CUDA and HIP:
+// with this header included first, each program compiles as CUDA C++ (nvcc) or HIP C++ (hipcc) into
+// one module per dtype variant, so every GPU backend runs the same kernel source as the OpenCL and
+// Level Zero plugins, whose results the conformance suite checks on PoCL in every CI run. It maps
+// the address-space qualifiers, the work-item functions, barriers and the few OpenCL built-ins the
+// programs use onto the vendor's intrinsics; docs/gpu.md says why the kernels are shared this way.
 //
 // Kernels keep their OpenCL names (extern "C"), so a plugin finds them in the module by the
 // same name as the OpenCL plugin does. Helper functions of the programs are declared
@@ -18,7 +17,7 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #else
-#error "plugins/common/gpu/cl_dialect.h is for nvcc or hipcc"
+#error "plugins/shared/cuda-hip-backend/cl_dialect.h is for nvcc or hipcc"
 #endif
 
 #include <math.h>
@@ -48,7 +47,8 @@ typedef __half half;
 
 // ---- work-items ----------------------------------------------------------------------------
 // A launch's work-groups are CUDA blocks and its work-items threads; the host's ranges are
-// whole groups (plugins/common/host/launch.cpp), so the global id needs no global offset.
+// whole groups (plugins/shared/compute-ops/launch.cpp), so the global id needs no global
+// offset.
 #define BP_CL_COMPONENT(v, d) ((d) == 0 ? (v).x : (d) == 1 ? (v).y : (v).z)
 __device__ inline size_t get_local_id(uint d) {
   return BP_CL_COMPONENT(threadIdx, d);

@@ -1,4 +1,4 @@
-// The geometry the shared OpenCL C kernels receive (plugins/common/host/geometry.cpp): which
+// The geometry the shared OpenCL C kernels receive (plugins/shared/compute-ops/geometry.cpp): which
 // dims merge, which stay, and the reduction split into kept and reduced dims.
 #include "geometry.hpp"
 

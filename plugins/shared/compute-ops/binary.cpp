@@ -1,6 +1,7 @@
-// The elementwise ops on the shared kernels (cl/elementwise.cl): unary, binary with alpha
-// and rounding modes, comparisons and logical ops, where.self and clamp. The runtime has
-// expanded the inputs to the output's shape and converted them to the compute dtype.
+// The binary ops on the shared kernels (opencl-c-kernels/elementwise.cl), core's `binary`
+// family (core/src/ops/binary.cpp): arithmetic with alpha and rounding modes, comparisons,
+// logical ops and clamp. The runtime has expanded the inputs to the output's shape and
+// converted them to the compute dtype.
 #include "ops_internal.hpp"
 
 #include <cstring>
@@ -9,30 +10,13 @@
 namespace bp::clk {
 namespace {
 
-constexpr const char* kProgram = "elementwise";
-
-// kernel_ctx of the table-driven kernels: the OpenCL C kernel's name.
-const char* kernel_name(const bp_call* c) {
-  return static_cast<const char*>(c->kernel_ctx);
-}
-
-// op(Tensor self, ...) -> out: the kernel of kernel_ctx, no extra arguments.
-bp_status unary_kernel(const bp_call* c) {
-  return guarded([&] {
-    const bp_tensor& self = tensor_arg(c, 0);
-    const bp_tensor* tensors[] = {&output(c), &self};
-    launch_elementwise(device_for(context_of(c), self.dtype), kProgram, self.dtype, kernel_name(c),
-                       tensors);
-  });
-}
-
 // op(Tensor self, Tensor other, ...) -> out.
 bp_status binary_kernel(const bp_call* c) {
   return guarded([&] {
     const bp_tensor& self = tensor_arg(c, 0);
     const bp_tensor* tensors[] = {&output(c), &self, &tensor_arg(c, 1)};
-    launch_elementwise(device_for(context_of(c), self.dtype), kProgram, self.dtype, kernel_name(c),
-                       tensors);
+    launch_elementwise(device_for(context_of(c), self.dtype), kElementwiseProgram, self.dtype,
+                       table_kernel_name(c), tensors);
   });
 }
 
@@ -45,24 +29,8 @@ bp_status add_sub_kernel(const bp_call* c) {
                                   ? int_value(self.dtype, 1)
                                   : scalar_value(self.dtype, sdk::Scalar(c->args[2]));
     const KernelArg extra[] = {alpha.arg()};
-    launch_elementwise(device_for(context_of(c), self.dtype), kProgram, self.dtype, kernel_name(c),
-                       tensors, extra);
-  });
-}
-
-// gelu(self, *, approximate='none'|'tanh') -> out.
-bp_status gelu_kernel(const bp_call* c) {
-  return guarded([&] {
-    const bp_tensor& self = tensor_arg(c, 0);
-    const char* mode = c->args[1].tag == BP_VALUE_STRING ? c->args[1].u.s : "none";
-    const bool tanh_form = std::strcmp(mode, "tanh") == 0;
-    if (!tanh_form && std::strcmp(mode, "none") != 0)
-      throw sdk::Error(
-          BP_ERR_INVALID_ARGUMENT,
-          std::string("gelu: approximate must be 'none' or 'tanh', got '") + mode + "'");
-    const bp_tensor* tensors[] = {&output(c), &self};
-    launch_elementwise(device_for(context_of(c), self.dtype), kProgram, self.dtype,
-                       tanh_form ? "gelu_tanh" : "gelu", tensors);
+    launch_elementwise(device_for(context_of(c), self.dtype), kElementwiseProgram, self.dtype,
+                       table_kernel_name(c), tensors, extra);
   });
 }
 
@@ -74,7 +42,7 @@ bp_status div_mode_kernel(const bp_call* c) {
     const bp_tensor& other = tensor_arg(c, 1);
     const bp_value& mode_v = c->args[2];
     const char* mode = mode_v.tag == BP_VALUE_STRING ? mode_v.u.s : nullptr;
-    const char* kernel;
+    const char* kernel;  // in elementwise.cl
     if (!mode)
       kernel = "div_";
     else if (std::strcmp(mode, "trunc") == 0)
@@ -101,17 +69,7 @@ bp_status div_mode_kernel(const bp_call* c) {
                              mode + "', dtype " + sdk::dtype_name(self.dtype) + ")");
     }
     const bp_tensor* tensors[] = {&output(c), &self, &other};
-    launch_elementwise(device, kProgram, self.dtype, kernel, tensors);
-  });
-}
-
-// where.self(condition, self, other) -> out; moves raw elements.
-bp_status where_kernel(const bp_call* c) {
-  return guarded([&] {
-    const bp_tensor& self = tensor_arg(c, 1);
-    const bp_tensor* tensors[] = {&output(c), &tensor_arg(c, 0), &self, &tensor_arg(c, 2)};
-    launch_elementwise(device_for(context_of(c), self.dtype), kProgram, self.dtype, "where_",
-                       tensors);
+    launch_elementwise(device, kElementwiseProgram, self.dtype, kernel, tensors);
   });
 }
 
@@ -132,12 +90,10 @@ bp_status clamp_kernel(const bp_call* c) {
     const int32_t lo_flag = has_lo, hi_flag = has_hi;
     const KernelArg extra[] = {lo.arg(), hi.arg(), value_arg(lo_flag), value_arg(hi_flag)};
     const bp_tensor* tensors[] = {&output(c), &self};
-    launch_elementwise(device_for(context_of(c), self.dtype), kProgram, self.dtype, "clamp_",
-                       tensors, extra);
+    launch_elementwise(device_for(context_of(c), self.dtype), kElementwiseProgram, self.dtype,
+                       "clamp_", tensors, extra);
   });
 }
-
-constexpr bp_dtype_mask kAllButBool = BP_DTYPES_ALL & ~BP_DTYPE_BIT(BP_DTYPE_BOOL);
 
 }  // namespace
 
@@ -154,38 +110,14 @@ bool has_zero(ComputeDevice& device, const bp_tensor& t) {
   flag.dtype = BP_DTYPE_I32;
   flag.strides = strides;
   const bp_tensor* tensors[] = {&flag, &t};
-  launch_elementwise(device, kProgram, t.dtype, "any_zero", tensors);
+  launch_elementwise(device, kElementwiseProgram, t.dtype, "any_zero", tensors);
   int32_t found = 0;
   device.read(&found, status.address(), sizeof found);
   return found != 0;
 }
 
-void register_elementwise(Registry& r) {
-  struct Entry {
-    const char* op;
-    const char* kernel;
-    bp_dtype_mask dtypes;
-  };
-  static const Entry unary[] = {
-      {"neg", "neg", kAllButBool},
-      {"abs", "abs_", kAllButBool},
-      {"sign", "sign_", BP_DTYPES_ALL},
-      {"relu", "relu", kAllButBool},
-      {"floor", "floor_", kAllButBool},
-      {"ceil", "ceil_", kAllButBool},
-      {"logical_not", "logical_not", BP_DTYPES_ALL},
-      {"exp", "exp_", BP_DTYPES_FLOATING},
-      {"log", "log_", BP_DTYPES_FLOATING},
-      {"sqrt", "sqrt_", BP_DTYPES_FLOATING},
-      {"rsqrt", "rsqrt_", BP_DTYPES_FLOATING},
-      {"reciprocal", "reciprocal", BP_DTYPES_FLOATING},
-      {"sin", "sin_", BP_DTYPES_FLOATING},
-      {"cos", "cos_", BP_DTYPES_FLOATING},
-      {"tanh", "tanh_", BP_DTYPES_FLOATING},
-      {"sigmoid", "sigmoid", BP_DTYPES_FLOATING},
-      {"erf", "erf_", BP_DTYPES_FLOATING},
-  };
-  static const Entry binary[] = {
+void register_binary(OpRegistrar& ops) {
+  static const TableEntry binary[] = {
       {"mul.Tensor", "mul", BP_DTYPES_ALL},        {"div.Tensor", "div_", BP_DTYPES_FLOATING},
       {"pow.Tensor_Tensor", "pow_", kAllButBool},  {"maximum", "maximum", BP_DTYPES_ALL},
       {"minimum", "minimum", BP_DTYPES_ALL},       {"eq.Tensor", "eq", BP_DTYPES_ALL},
@@ -194,14 +126,11 @@ void register_elementwise(Registry& r) {
       {"ge.Tensor", "ge", BP_DTYPES_ALL},          {"logical_and", "logical_and", BP_DTYPES_ALL},
       {"logical_or", "logical_or", BP_DTYPES_ALL},
   };
-  for (const Entry& e : unary) r.add(e.op, e.dtypes, unary_kernel, e.kernel);
-  for (const Entry& e : binary) r.add(e.op, e.dtypes, binary_kernel, e.kernel);
-  r.add("add.Tensor", BP_DTYPES_ALL, add_sub_kernel, "add");
-  r.add("sub.Tensor", kAllButBool, add_sub_kernel, "sub");
-  r.add("gelu", BP_DTYPES_FLOATING, gelu_kernel);
-  r.add("div.Tensor_mode", kAllButBool, div_mode_kernel);
-  r.add("where.self", BP_DTYPES_ALL, where_kernel);
-  r.add("clamp", kAllButBool, clamp_kernel);
+  for (const TableEntry& e : binary) ops.add(e.op, e.dtypes, binary_kernel, e.kernel);
+  ops.add("add.Tensor", BP_DTYPES_ALL, add_sub_kernel, "add");
+  ops.add("sub.Tensor", kAllButBool, add_sub_kernel, "sub");
+  ops.add("div.Tensor_mode", kAllButBool, div_mode_kernel);
+  ops.add("clamp", kAllButBool, clamp_kernel);
 }
 
 }  // namespace bp::clk

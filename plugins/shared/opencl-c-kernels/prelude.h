@@ -1,6 +1,6 @@
-// The prelude of every program of plugins/common/cl: element types, loads and stores of
-// each dtype, conversions with PyTorch's rules, and the geometry of strided tensors.
-// Prepended to each program's source (OpenCL) or passed with -include (SPIR-V build).
+// The prelude of every program of plugins/shared/opencl-c-kernels: element types, loads and stores
+// of each dtype, conversions with PyTorch's rules, and the geometry of strided tensors. Prepended
+// to each program's source (OpenCL) or passed with -include (SPIR-V build).
 //
 // A program is built once per *variant*, the dtype its kernels compute in, selected by
 // -DBP_VARIANT_<DTYPE> (BP_VARIANT_F32, BP_VARIANT_BOOL, ...); -DBP_HAS_FP64 when the device

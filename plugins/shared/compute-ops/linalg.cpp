@@ -1,7 +1,8 @@
-// matmul on the shared tiled kernel (cl/matmul.cl), or on a device's own GEMM where it has
-// one (ComputeDevice::gemm, e.g. CLBlast in the OpenCL plugin). The runtime gives self as
-// [*B, n, k], other as [*B, k, m] and the output as [*B, n, m], batch dims already broadcast
-// (docs/ops.md).
+// matmul, core's `linalg` family (core/src/ops/linalg.cpp), on the shared tiled kernel
+// (opencl-c-kernels/matmul.cl), or on a device's own GEMM where it has one
+// (ComputeDevice::gemm: CLBlast in the OpenCL plugin, cuBLAS in the CUDA plugin). The runtime
+// gives self as [*B, n, k], other as [*B, k, m] and the output as [*B, n, m], batch dims
+// already broadcast (docs/ops.md).
 #include "ops_internal.hpp"
 
 #include <algorithm>
@@ -130,8 +131,8 @@ bp_status matmul_kernel(const bp_call* c) {
 
 }  // namespace
 
-void register_matmul(Registry& r) {
-  r.add("matmul", BP_DTYPES_ALL & ~BP_DTYPE_BIT(BP_DTYPE_BOOL), matmul_kernel);
+void register_linalg(OpRegistrar& ops) {
+  ops.add("matmul", kAllButBool, matmul_kernel);
 }
 
 }  // namespace bp::clk

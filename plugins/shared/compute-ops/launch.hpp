@@ -5,8 +5,8 @@
 #pragma once
 
 #include "compute_device.hpp"
+#include "compute_ops.hpp"
 #include "geometry.hpp"
-#include "ops.hpp"
 
 #include <backplane/sdk/kernel.hpp>
 
@@ -52,8 +52,8 @@ struct TensorView {
 // The program variant of a dtype ("f32"): sdk::dtype_name.
 const char* variant(bp_dtype dtype);
 
-// A scalar in the compute type of variant `dtype` (cl/prelude.h's C: float for f16/bf16/f32,
-// double for f64, the integer type itself, uchar for bool), as kernel argument bytes.
+// A scalar in the compute type of variant `dtype` (opencl-c-kernels/prelude.h's C: float for
+// f16/bf16/f32, double for f64, the integer type itself, uchar for bool), as kernel argument bytes.
 struct ScalarValue {
   alignas(8) unsigned char bytes[8] = {};
   size_t size = 0;
@@ -97,8 +97,8 @@ LaunchRange whole_groups(const ComputeDevice& device, int64_t n);
 
 // Launches `name` of `program` (variant `dtype`) over `tensors` (the output first, all of
 // the output's shape, at most kMaxOperands), then the `extra` arguments. The kernel pair
-// follows cl/elementwise.cl's convention: `name(buffers..., bp_geom g, long n, extra...)`
-// (skips work-items past n) and, when every operand is one dense run,
+// follows opencl-c-kernels/elementwise.cl's convention: `name(buffers..., bp_geom g, long n,
+// extra...)` (skips work-items past n) and, when every operand is one dense run,
 // `name_contig(buffers..., long offsets..., extra...)` (no bounds check: launched over whole
 // groups, then over the remainder in groups of one at shifted offsets). `StridedOnly` for
 // kernels without a dense twin (arange: its value depends on the index). Nothing runs for

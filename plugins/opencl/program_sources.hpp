@@ -1,6 +1,7 @@
-// The text of the shared OpenCL C programs (plugins/common/cl/), embedded at build time for
-// plugins that build them at run time: the prelude, each program by name, and the options
-// every build uses (plus -DBP_VARIANT_<DTYPE> and, with fp64, -DBP_HAS_FP64).
+// The text of the shared OpenCL C programs (plugins/shared/opencl-c-kernels/), embedded at build
+// time (CMakeLists.txt generates program_sources.cpp) for this plugin, which builds them at run
+// time: the prelude, each program by name, and the options every build uses (plus
+// -DBP_VARIANT_<DTYPE> and, with fp64, -DBP_HAS_FP64).
 #pragma once
 
 #include <cstddef>

@@ -1,15 +1,16 @@
-// A GPU backend's entry point and device API (the CUDA and ROCm plugins build this same
-// file). Each device gets one stream of its own (non-blocking, created at init), which
-// stands for the runtime's default stream: kernels and copies are queued on it in order.
-// A host-to-device copy returns once its bytes are in pinned staging memory (the runtime may
-// reuse the host memory right after the call); a device-to-host copy returns with the bytes
-// in place. Every call selects its device first (the current device is per thread).
+// A GPU backend's device API and its start and stop (the CUDA and ROCm plugins build this
+// same file; each one's entry point is its own plugin.cpp). Each device gets one stream of its own
+// (non-blocking, created at init), which stands for the runtime's default stream: kernels and
+// copies are queued on it in order. A host-to-device copy returns once its bytes are in pinned
+// staging memory (the runtime may reuse the host memory right after the call); a device-to-host
+// copy returns with the bytes in place. Every call selects its device first (the current device is
+// per thread).
 #include "compute.hpp"
 #include "gpu_backend.hpp"
-#include "ops.hpp"
 #include "staging.hpp"
 
 #include <backplane/sdk/error.hpp>
+#include <backplane/sdk/plugin.hpp>
 
 #include <algorithm>
 #include <cstring>
@@ -143,11 +144,6 @@ const bp_device_api kDeviceApi = {
     device_free,           device_copy,  device_stream_create, device_stream_destroy,
     device_synchronize,    nullptr};
 
-clk::ComputeDevice* compute_of(int32_t index) {
-  if (index < 0 || static_cast<size_t>(index) >= g_backend.devices.size()) return nullptr;
-  return g_backend.devices[static_cast<size_t>(index)].compute.get();
-}
-
 // The stream, staging buffers and kernels of each usable device; a device whose stream or
 // staging cannot be made is left out with its reason.
 void prepare_devices() {
@@ -171,20 +167,26 @@ void prepare_devices() {
     g_backend.no_device_reason = "no usable device" + problems;
 }
 
-bp_status init(const bp_host_api* host, const char*) {
-  g_host = host;
+}  // namespace
+
+uint32_t start_backend(const sdk::Host& host) {
+  g_host = host.api();
   discover(g_backend);
   prepare_devices();
   uint32_t backend = 0;
-  if (bp_status s = host->register_backend(host->host, kBackend, &kDeviceApi, nullptr, &backend);
+  if (bp_status s =
+          host.api()->register_backend(host.api()->host, kBackend, &kDeviceApi, nullptr, &backend);
       s != BP_OK)
-    return s;
-  // Every dtype: every device computes in double; with no device the kernels are still
-  // registered, so `backplane ops` shows the backend's ops.
-  return sdk::guard(host, [&] { clk::register_kernels(host, backend, compute_of, BP_DTYPES_ALL); });
+    throw sdk::Error::reported_by_host(s, std::string("register_backend(") + kBackend + ") failed");
+  return backend;
 }
 
-void shutdown() {
+clk::ComputeDevice* compute_device_of(int32_t index) {
+  if (index < 0 || static_cast<size_t>(index) >= g_backend.devices.size()) return nullptr;
+  return g_backend.devices[static_cast<size_t>(index)].compute.get();
+}
+
+void stop_backend() {
   for (Device& d : g_backend.devices) {
     (void)cudaSetDevice(d.ordinal);
     if (d.stream) (void)cudaStreamSynchronize(d.stream);
@@ -196,20 +198,4 @@ void shutdown() {
   g_host = nullptr;
 }
 
-const bp_plugin_descriptor kDescriptor = {
-    sizeof(bp_plugin_descriptor),
-    BP_ABI_MAJOR,
-    BP_ABI_MINOR,
-    kBackend,
-    "0.1.0",
-    "Backplane",
-    init,
-    shutdown,
-};
-
-}  // namespace
 }  // namespace bp::gpu
-
-extern "C" BP_EXPORT const bp_plugin_descriptor* bp_plugin_query(void) {
-  return &bp::gpu::kDescriptor;
-}

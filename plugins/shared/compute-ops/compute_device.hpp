@@ -1,8 +1,9 @@
-// The device side that the shared OpenCL C kernels (plugins/common/cl/) need, as an
-// interface: the OpenCL plugin implements it with programs built from source at run time,
-// the Level Zero plugin with modules built from SPIR-V at build time. The host-side op code
-// (plugins/common/host/ops_*.cpp) is written once against it, so both plugins run the same
-// kernels with the same arguments. docs/opencl.md describes the kernel ABI.
+// The device side that the shared OpenCL C kernels (plugins/shared/opencl-c-kernels/) need,
+// as an interface: the OpenCL plugin implements it with programs built from source at run
+// time, the Level Zero plugin with modules built from SPIR-V at build time, the CUDA and ROCm
+// plugins with modules nvcc/hipcc built (plugins/shared/cuda-hip-backend/). The host-side op
+// code (plugins/shared/compute-ops/) is written once against it, so every such plugin runs
+// the same kernels with the same arguments. docs/opencl.md describes the kernel ABI.
 #pragma once
 
 #include <backplane/plugin.h>
@@ -82,9 +83,10 @@ class ComputeDevice {
  public:
   virtual ~ComputeDevice() = default;
 
-  // Kernel `name` of program `program` ("elementwise", the file plugins/common/cl/<program>.cl)
-  // built for `variant` (a dtype name of sdk::dtype_name: "f32", "bool", ...). Programs are
-  // built (or loaded) once per device and variant, on first use, and cached.
+  // Kernel `name` of program `program` ("elementwise", the file
+  // plugins/shared/opencl-c-kernels/<program>.cl) built for `variant` (a dtype name of
+  // sdk::dtype_name: "f32", "bool", ...). Programs are built (or loaded) once per device and
+  // variant, on first use, and cached.
   virtual KernelHandle kernel(const char* program, const char* variant, const char* name) = 0;
 
   // Runs `kernel` over `range` with `args`, in order with every other launch and copy of
@@ -107,7 +109,7 @@ class ComputeDevice {
 
   // (optional) A vendor GEMM (the OpenCL plugin: CLBlast), queued in order with launches.
   // Returns false, having queued nothing, when the device has none or does not take these
-  // arguments (dtype, layout): the caller then runs the tiled kernel of cl/matmul.cl.
+  // arguments (dtype, layout): the caller then runs the tiled kernel of opencl-c-kernels/matmul.cl.
   virtual bool gemm(const GemmArgs& /*args*/) { return false; }
 };
 

@@ -14,6 +14,10 @@
 
 namespace bp::clk {
 struct GemmArgs;
+class ComputeDevice;
+}  // namespace bp::clk
+namespace bp::sdk {
+class Host;
 }
 
 namespace bp::gpu {
@@ -72,9 +76,19 @@ std::string kernel_directory();
 
 // A vendor GEMM queued on `stream` (CUDA: cuBLAS, loaded on first use); false, with nothing
 // queued, where there is none or it does not take the arguments: the caller then runs the
-// tiled kernel of plugins/common/cl/matmul.cl (ROCm: always; Debian has no rocBLAS).
+// tiled kernel of plugins/shared/opencl-c-kernels/matmul.cl (ROCm: always; Debian has no rocBLAS).
 bool vendor_gemm(Device& device, const clk::GemmArgs& args);
 
 extern const bp_host_api* g_host;
+
+// The plugin's init and shutdown (plugins/cuda/plugin.cpp, plugins/rocm/plugin.cpp):
+// start_backend discovers the devices, prepares each usable one (its stream, staging buffers
+// and kernels; one that cannot be prepared is left out with its reason) and registers the
+// backend kBackend over them, returning its id; it throws sdk::Error when the host refuses.
+// compute_device_of is the DeviceLookup of the shared ops (compute-ops/compute_ops.hpp).
+// stop_backend waits for and releases every device.
+uint32_t start_backend(const sdk::Host& host);
+clk::ComputeDevice* compute_device_of(int32_t index);
+void stop_backend();
 
 }  // namespace bp::gpu

@@ -1,6 +1,7 @@
-// Reductions on the shared kernels (cl/reduce.cl): one work-group per output element. The
-// runtime gives the output in the keepdim shape and the dims wrapped, sorted and explicit
-// (docs/ops.md); `None` reduces every dim.
+// Reductions on the shared kernels (opencl-c-kernels/reduce.cl), core's `reductions` family
+// (core/src/ops/reductions.cpp): one work-group per output element. The runtime gives the
+// output in the keepdim shape and the dims wrapped, sorted and explicit (docs/ops.md); `None`
+// reduces every dim.
 #include "ops_internal.hpp"
 
 #include <algorithm>
@@ -92,16 +93,15 @@ bp_status named_kernel(const bp_call* c) {
 
 }  // namespace
 
-void register_reductions(Registry& r) {
-  constexpr bp_dtype_mask kAllButBool = BP_DTYPES_ALL & ~BP_DTYPE_BIT(BP_DTYPE_BOOL);
-  r.add("sum.dim_IntList", BP_DTYPES_ALL, sum_prod_kernel<false>);
-  r.add("prod.dim_int", BP_DTYPES_ALL, sum_prod_kernel<true>);
-  r.add("amax", BP_DTYPES_ALL, named_kernel<true>, "amax_");
-  r.add("amin", BP_DTYPES_ALL, named_kernel<true>, "amin_");
-  r.add("argmax", kAllButBool, named_kernel<true>, "argmax_");
-  r.add("argmin", kAllButBool, named_kernel<true>, "argmin_");
-  r.add("all.dim", BP_DTYPES_ALL, named_kernel<false>, "all_");
-  r.add("any.dim", BP_DTYPES_ALL, named_kernel<false>, "any_");
+void register_reductions(OpRegistrar& ops) {
+  ops.add("sum.dim_IntList", BP_DTYPES_ALL, sum_prod_kernel<false>);
+  ops.add("prod.dim_int", BP_DTYPES_ALL, sum_prod_kernel<true>);
+  ops.add("amax", BP_DTYPES_ALL, named_kernel<true>, "amax_");
+  ops.add("amin", BP_DTYPES_ALL, named_kernel<true>, "amin_");
+  ops.add("argmax", kAllButBool, named_kernel<true>, "argmax_");
+  ops.add("argmin", kAllButBool, named_kernel<true>, "argmin_");
+  ops.add("all.dim", BP_DTYPES_ALL, named_kernel<false>, "all_");
+  ops.add("any.dim", BP_DTYPES_ALL, named_kernel<false>, "any_");
 }
 
 }  // namespace bp::clk

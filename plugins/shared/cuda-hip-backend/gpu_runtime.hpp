@@ -1,5 +1,5 @@
-// The vendor runtime under the GPU plugins' shared host code (plugins/common/gpu/host/): the
-// CUDA runtime for plugins/cuda, the HIP runtime for plugins/rocm. The shared code is written
+// The vendor runtime under the GPU plugins' shared host code (plugins/shared/cuda-hip-backend/):
+// the CUDA runtime for plugins/cuda, the HIP runtime for plugins/rocm. The shared code is written
 // with the CUDA runtime's names; for HIP (BP_GPU_HIP) they are mapped onto HIP's, which
 // mirror them call for call. Kernel modules, whose APIs differ, are wrapped in four
 // functions below. docs/gpu.md.

@@ -1,4 +1,4 @@
-// The GPU implementation of clk::ComputeDevice (plugins/common/host/compute_device.hpp): the
+// The GPU implementation of clk::ComputeDevice (plugins/shared/compute-ops/compute_device.hpp): the
 // shared kernels compiled at build time into one module per program and dtype variant
 // (<kernel_directory()>/<program>.<variant>.<ext>), loaded on first use and kept; launches
 // queued on the device's stream. Arguments are passed by pointer to the vendor's launch,

@@ -1,5 +1,5 @@
 // The geometry of strided tensors as the shared kernels receive it (the `bp_geom` and
-// `bp_rgeom` structs of cl/prelude.h, same layout): sizes, strides and first-element
+// `bp_rgeom` structs of opencl-c-kernels/prelude.h, same layout): sizes, strides and first-element
 // offsets in elements, with dims merged where every operand is contiguous across them, so
 // that most calls reach the kernels as 1-D and the per-element index arithmetic stays short.
 #pragma once

@@ -1,0 +1,54 @@
+// The ops of plugins/shared/opencl-c-kernels/ for a backend whose devices implement
+// ComputeDevice (the opencl, level-zero, cuda and rocm plugins). A backend registers them
+// from its own plugin.cpp with one call:
+//
+//   clk::register_compute_ops(host, backend, compute_device_of, dtypes);
+//
+// which registers every family; each family's op names and kernels are in the file of the
+// same name here (unary.cpp, binary.cpp, data_movement.cpp, reductions.cpp, linalg.cpp),
+// named as core names them (core/src/ops/<family>.cpp). Each kernel function unpacks its bp_call,
+// prepares the geometry of its tensors (dims coalesced, docs/opencl.md) and launches the matching
+// OpenCL C kernel on the call's device.
+#pragma once
+
+#include "compute_device.hpp"
+
+#include <backplane/plugin.h>
+#include <backplane/sdk/plugin.hpp>
+
+namespace bp::clk {
+
+// The ComputeDevice of a device index of the backend, or nullptr when there is none.
+using DeviceLookup = ComputeDevice* (*)(int32_t device_index);
+
+// Registers the shared kernels for one backend through the SDK's Registrar, for the dtypes
+// in `dtypes` only (the union of what the backend's devices support; a device without fp64
+// rejects an f64 call with BP_ERR_UNSUPPORTED). Constructing it makes `lookup` the way every
+// shared kernel finds its device (one backend per plugin). add() throws sdk::Error when the
+// host refuses a registration.
+class OpRegistrar {
+ public:
+  OpRegistrar(const sdk::Host& host, uint32_t backend_id, DeviceLookup lookup,
+              bp_dtype_mask dtypes);
+  // `kernel` is the kernel function's context: the OpenCL C kernel's name for the
+  // table-driven kernels, else null.
+  void add(const char* op, bp_dtype_mask dtypes, bp_kernel_fn fn, const char* kernel = nullptr);
+
+ private:
+  sdk::Registrar registrar_;
+  bp_dtype_mask dtypes_;
+};
+
+// Every op of every family below for backend `backend_id` (OpRegistrar says how). A backend
+// that runs only some families would call those instead.
+void register_compute_ops(const sdk::Host& host, uint32_t backend_id, DeviceLookup lookup,
+                          bp_dtype_mask dtypes);
+
+// The families, each in its file of this folder.
+void register_unary(OpRegistrar& ops);          // neg, abs, exp, ..., gelu
+void register_binary(OpRegistrar& ops);         // add.Tensor, mul.Tensor, ..., clamp
+void register_data_movement(OpRegistrar& ops);  // copy_, fill_, arange, cat, index_select, ...
+void register_reductions(OpRegistrar& ops);     // sum, prod, amax, amin, argmax, ...
+void register_linalg(OpRegistrar& ops);         // matmul
+
+}  // namespace bp::clk

@@ -1,0 +1,30 @@
+// Shared between the op family files of compute-ops: helpers more than one family uses.
+#pragma once
+
+#include "launch.hpp"
+
+namespace bp::clk {
+
+// plugins/shared/opencl-c-kernels/elementwise.cl, which several families launch.
+inline constexpr const char* kElementwiseProgram = "elementwise";
+
+inline constexpr bp_dtype_mask kAllButBool = BP_DTYPES_ALL & ~BP_DTYPE_BIT(BP_DTYPE_BOOL);
+
+// A row of a family's table of ops that differ only in their OpenCL C kernel.
+struct TableEntry {
+  const char* op;
+  const char* kernel;  // in elementwise.cl
+  bp_dtype_mask dtypes;
+};
+
+// The kernel_ctx of the table-driven kernels: the OpenCL C kernel's name (OpRegistrar::add).
+inline const char* table_kernel_name(const bp_call* c) {
+  return static_cast<const char*>(c->kernel_ctx);
+}
+
+// Whether tensor `t` (integral) has a zero element; a blocking check on the device.
+bool has_zero(ComputeDevice& device, const bp_tensor& t);
+// Copies `src` into `dst` (same dtype and shape) bit for bit.
+void copy_raw(ComputeDevice& device, const bp_tensor& dst, const bp_tensor& src);
+
+}  // namespace bp::clk
