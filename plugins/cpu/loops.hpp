@@ -34,6 +34,50 @@ struct StridedIter {
   int64_t itemsize[N];           // bytes per element of each operand
 };
 
+// Insertion sort of the iterator's first `nd` dims (stable, ndim is small): dim a goes
+// inside dim b when the first operand whose strides differ there, ignoring broadcast (0)
+// strides, has the smaller stride at a.
+template <int N>
+void sort_dims_inner_first(StridedIter<N>& it, int nd) {
+  auto inner_than = [&](int a, int b) {
+    for (int k = 0; k < N; ++k) {
+      const int64_t sa = it.strides[a][k], sb = it.strides[b][k];
+      if (sa == 0 || sb == 0 || sa == sb) continue;
+      return sa < sb;
+    }
+    return false;
+  };
+  for (int i = 1; i < nd; ++i) {
+    for (int j = i; j > 0 && inner_than(j, j - 1); --j) {
+      std::swap(it.shape[j], it.shape[j - 1]);
+      for (int k = 0; k < N; ++k) std::swap(it.strides[j][k], it.strides[j - 1][k]);
+    }
+  }
+}
+
+// Merges dim i+1 into dim i when every operand steps through both as one; returns the
+// number of dims left.
+template <int N>
+int merge_dims(StridedIter<N>& it, int nd) {
+  int merged = 0;
+  for (int i = 0; i < nd; ++i) {
+    if (merged > 0) {
+      const int last = merged - 1;
+      bool can = true;
+      for (int k = 0; k < N && can; ++k)
+        can = it.strides[i][k] == it.strides[last][k] * it.shape[last];
+      if (can) {
+        it.shape[last] *= it.shape[i];
+        continue;
+      }
+    }
+    it.shape[merged] = it.shape[i];
+    for (int k = 0; k < N; ++k) it.strides[merged][k] = it.strides[i][k];
+    ++merged;
+  }
+  return merged;
+}
+
 // Builds the iterator. Returns false when the shapes differ (the host expands inputs, so
 // this is a bug in the caller, reported by the kernel).
 template <int N>
@@ -60,39 +104,8 @@ bool make_iter(StridedIter<N>& it, const bp_tensor* const (&ts)[N], const int64_
   }
   it.numel = numel;
   if (numel == 0) return true;
-  // Insertion sort (stable, ndim is small): dim a goes inside dim b when the first operand
-  // whose strides differ there, ignoring broadcast (0) strides, has the smaller stride at a.
-  auto inner_than = [&](int a, int b) {
-    for (int k = 0; k < N; ++k) {
-      const int64_t sa = it.strides[a][k], sb = it.strides[b][k];
-      if (sa == 0 || sb == 0 || sa == sb) continue;
-      return sa < sb;
-    }
-    return false;
-  };
-  for (int i = 1; i < nd; ++i) {
-    for (int j = i; j > 0 && inner_than(j, j - 1); --j) {
-      std::swap(it.shape[j], it.shape[j - 1]);
-      for (int k = 0; k < N; ++k) std::swap(it.strides[j][k], it.strides[j - 1][k]);
-    }
-  }
-  // Merge dim i+1 into dim i when every operand steps through both as one.
-  int merged = 0;
-  for (int i = 0; i < nd; ++i) {
-    if (merged > 0) {
-      const int last = merged - 1;
-      bool can = true;
-      for (int k = 0; k < N && can; ++k)
-        can = it.strides[i][k] == it.strides[last][k] * it.shape[last];
-      if (can) {
-        it.shape[last] *= it.shape[i];
-        continue;
-      }
-    }
-    it.shape[merged] = it.shape[i];
-    for (int k = 0; k < N; ++k) it.strides[merged][k] = it.strides[i][k];
-    ++merged;
-  }
+  sort_dims_inner_first(it, nd);
+  int merged = merge_dims(it, nd);
   if (merged == 0) {  // 0-d, or only size-1 dims: one element
     it.shape[0] = 1;
     for (int k = 0; k < N; ++k) it.strides[0][k] = itemsize[k];

@@ -65,9 +65,10 @@ void init(sdk::Host& host, std::string_view options) {
   sdk::Registrar kernels = host.kernels(host.register_backend("cpu", device));
   // Which Highway target the run-time dispatch picked (AVX3 = AVX-512, AVX2, ...).
   host.log(0, std::string("cpu: elementwise SIMD target ") + simd::target_name());
-  for (auto register_file : {register_copy_kernels, register_unary_kernels, register_binary_kernels,
-                             register_reduction_kernels, register_indexing_kernels,
-                             register_linalg_kernels, register_nn_kernels})
+  for (auto register_file :
+       {register_data_movement_copy_kernels, register_unary_kernels, register_binary_kernels,
+        register_reduction_kernels, register_data_movement_index_kernels, register_linalg_kernels,
+        register_nn_kernels})
     register_file(kernels);
 }
 

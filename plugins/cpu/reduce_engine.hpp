@@ -258,59 +258,56 @@ inline int reduce_threads(int64_t work) {
   return static_cast<int>(std::min<int64_t>(omp_get_max_threads(), wanted));
 }
 
-// Reduces `in` into `out` as planned.
+// Outer-dim reduction: the innermost kept dim is contiguous in the input, the reduced dims
+// are not. Blocks of kWidth outputs along that dim are folded together, in parallel.
+inline bool is_outer_dim_reduction(const ReducePlan& plan) {
+  return plan.reduced.back().stride != 1 && !plan.kept.empty() && plan.kept.back().in_stride == 1 &&
+         plan.kept.back().size >= 4;
+}
+
 template <typename R>
-void reduce(const R& r, const ReducePlan& plan, const typename R::In* in, typename R::Out* out) {
-  using Acc = typename R::Acc;
-  if (plan.nout == 0) return;
-  if (plan.nred == 0) {  // empty reductions: the identity (sum 0, prod 1, all true, any false)
-    for_each_output(plan, 0, plan.nout,
-                    [&](int64_t, int64_t out_off) { out[out_off] = r.finish(r.init()); });
-    return;
-  }
-  const int64_t work = plan.nout * plan.nred;
-  const int threads = reduce_threads(work);
-
-  // Outer-dim reduction: the innermost kept dim is contiguous in the input, the reduced
-  // dims are not.
-  if (plan.reduced.back().stride != 1 && !plan.kept.empty() && plan.kept.back().in_stride == 1 &&
-      plan.kept.back().size >= 4) {
-    constexpr int64_t kWidth = 256;
-    const auto& inner = plan.kept.back();
-    const int64_t nblocks = (inner.size + kWidth - 1) / kWidth;
-    const int64_t outer = plan.nout / inner.size;
-    ReducePlan outer_plan = plan;  // the kept dims above the contiguous one
-    outer_plan.kept.pop_back();
-    outer_plan.nout = outer;
-    const int64_t tasks = outer * nblocks;
+void reduce_outer_dims(const R& r, const ReducePlan& plan, const typename R::In* in,
+                       typename R::Out* out, int threads) {
+  constexpr int64_t kWidth = 256;
+  const auto& inner = plan.kept.back();
+  const int64_t nblocks = (inner.size + kWidth - 1) / kWidth;
+  const int64_t outer = plan.nout / inner.size;
+  ReducePlan outer_plan = plan;  // the kept dims above the contiguous one
+  outer_plan.kept.pop_back();
+  outer_plan.nout = outer;
+  const int64_t tasks = outer * nblocks;
 #pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1 && tasks > 1)
-    for (int64_t t = 0; t < tasks; ++t) {
-      const int64_t o = t / nblocks, j0 = (t % nblocks) * kWidth;
-      const int64_t w = std::min(kWidth, inner.size - j0);
-      for_each_output(outer_plan, o, o + 1, [&](int64_t in_off, int64_t out_off) {
-        reduce_block(r, plan, in + in_off + j0, out + out_off + j0 * inner.out_stride,
-                     inner.out_stride, w);
-      });
-    }
-    return;
+  for (int64_t t = 0; t < tasks; ++t) {
+    const int64_t o = t / nblocks, j0 = (t % nblocks) * kWidth;
+    const int64_t w = std::min(kWidth, inner.size - j0);
+    for_each_output(outer_plan, o, o + 1, [&](int64_t in_off, int64_t out_off) {
+      reduce_block(r, plan, in + in_off + j0, out + out_off + j0 * inner.out_stride,
+                   inner.out_stride, w);
+    });
   }
+}
 
-  // Enough outputs for every thread: each thread folds whole outputs.
-  if (threads == 1 || plan.nout >= 4 * threads) {
+// Enough outputs for every thread: each thread folds whole outputs.
+template <typename R>
+void reduce_whole_outputs(const R& r, const ReducePlan& plan, const typename R::In* in,
+                          typename R::Out* out, int threads) {
 #pragma omp parallel num_threads(threads) if (threads > 1)
-    {
-      const int nt = omp_get_num_threads(), t = omp_get_thread_num();
-      const int64_t begin = plan.nout * t / nt, end = plan.nout * (t + 1) / nt;
-      if (!reduce_rows(r, plan, in, out, begin, end))
-        for_each_output(plan, begin, end, [&](int64_t in_off, int64_t out_off) {
-          out[out_off] = r.finish(reduce_range(r, plan, in + in_off, 0, plan.nred));
-        });
-    }
-    return;
+  {
+    const int nt = omp_get_num_threads(), t = omp_get_thread_num();
+    const int64_t begin = plan.nout * t / nt, end = plan.nout * (t + 1) / nt;
+    if (!reduce_rows(r, plan, in, out, begin, end))
+      for_each_output(plan, begin, end, [&](int64_t in_off, int64_t out_off) {
+        out[out_off] = r.finish(reduce_range(r, plan, in + in_off, 0, plan.nred));
+      });
   }
+}
 
-  // Few, large outputs: split each output's reduced elements across the threads and merge
-  // the partial results in index order.
+// Few, large outputs: split each output's reduced elements across the threads and merge
+// the partial results in index order.
+template <typename R>
+void reduce_split_outputs(const R& r, const ReducePlan& plan, const typename R::In* in,
+                          typename R::Out* out, int threads) {
+  using Acc = typename R::Acc;
   std::unique_ptr<Acc[]> parts(new Acc[static_cast<size_t>(threads)]);
   for_each_output(plan, 0, plan.nout, [&](int64_t in_off, int64_t out_off) {
 #pragma omp parallel num_threads(threads)
@@ -326,6 +323,24 @@ void reduce(const R& r, const ReducePlan& plan, const typename R::In* in, typena
     for (int t = 1; t < threads; ++t) r.merge(acc, parts[static_cast<size_t>(t)]);
     out[out_off] = r.finish(acc);
   });
+}
+
+// Reduces `in` into `out` as planned.
+template <typename R>
+void reduce(const R& r, const ReducePlan& plan, const typename R::In* in, typename R::Out* out) {
+  if (plan.nout == 0) return;
+  if (plan.nred == 0) {  // empty reductions: the identity (sum 0, prod 1, all true, any false)
+    for_each_output(plan, 0, plan.nout,
+                    [&](int64_t, int64_t out_off) { out[out_off] = r.finish(r.init()); });
+    return;
+  }
+  const int threads = reduce_threads(plan.nout * plan.nred);
+  if (is_outer_dim_reduction(plan))
+    reduce_outer_dims(r, plan, in, out, threads);
+  else if (threads == 1 || plan.nout >= 4 * threads)
+    reduce_whole_outputs(r, plan, in, out, threads);
+  else
+    reduce_split_outputs(r, plan, in, out, threads);
 }
 
 }  // namespace bp::cpu

@@ -22,6 +22,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 
 namespace bp::gpu {
@@ -95,30 +96,52 @@ bool fits_int(int64_t v) {
   return v >= 0 && v <= INT_MAX;
 }
 
+// cuBLAS's element type, compute type and element size for a dtype it multiplies.
+struct GemmTypes {
+  cudaDataType type;
+  cublasComputeType_t compute;
+  size_t element;
+};
+
+std::optional<GemmTypes> gemm_types(bp_dtype dtype) {
+  switch (dtype) {
+    case BP_DTYPE_F16:
+      return GemmTypes{CUDA_R_16F, CUBLAS_COMPUTE_32F, 2};
+    case BP_DTYPE_BF16:
+      return GemmTypes{CUDA_R_16BF, CUBLAS_COMPUTE_32F, 2};
+    case BP_DTYPE_F32:
+      return GemmTypes{CUDA_R_32F, CUBLAS_COMPUTE_32F, 4};
+    case BP_DTYPE_F64:
+      return GemmTypes{CUDA_R_64F, CUBLAS_COMPUTE_64F, 8};
+    default:
+      return std::nullopt;
+  }
+}
+
+// The device's cuBLAS handle, made on first use (one per device, kept until exit).
+cublasHandle_t handle_for(const Cublas& c, int ordinal) {
+  std::lock_guard lock(g_mu);
+  auto it = g_handles.find(ordinal);
+  if (it == g_handles.end()) {
+    cublasHandle_t handle = nullptr;
+    if (cublasStatus_t s = c.create(&handle); s != CUBLAS_STATUS_SUCCESS)
+      throw sdk::Error(s == CUBLAS_STATUS_ALLOC_FAILED ? BP_ERR_OUT_OF_MEMORY : BP_ERR_DEVICE,
+                       std::string("cuda: cublasCreate failed: ") + c.status_name(s));
+    it = g_handles.emplace(ordinal, handle).first;
+  }
+  return it->second;
+}
+
 }  // namespace
 
 bool vendor_gemm(Device& device, const clk::GemmArgs& g) {
   const Choice choice = matmul_choice();
   if (choice == Choice::Tiled) return false;
-  cudaDataType type;
-  cublasComputeType_t compute = CUBLAS_COMPUTE_32F;
-  size_t element = 4;
-  switch (g.dtype) {
-    case BP_DTYPE_F16:
-      type = CUDA_R_16F, element = 2;
-      break;
-    case BP_DTYPE_BF16:
-      type = CUDA_R_16BF, element = 2;
-      break;
-    case BP_DTYPE_F32:
-      type = CUDA_R_32F;
-      break;
-    case BP_DTYPE_F64:
-      type = CUDA_R_64F, compute = CUBLAS_COMPUTE_64F, element = 8;
-      break;
-    default:
-      return false;
-  }
+  const std::optional<GemmTypes> types = gemm_types(g.dtype);
+  if (!types) return false;
+  const cudaDataType type = types->type;
+  const cublasComputeType_t compute = types->compute;
+  const size_t element = types->element;
   if (!fits_int(g.m) || !fits_int(g.n) || !fits_int(g.k) || !fits_int(g.batch) ||
       !fits_int(g.a.ld) || !fits_int(g.b.ld) || !fits_int(g.c.ld))
     return false;
@@ -132,18 +155,7 @@ bool vendor_gemm(Device& device, const clk::GemmArgs& g) {
     });
     return false;
   }
-  cublasHandle_t handle = nullptr;
-  {
-    std::lock_guard lock(g_mu);
-    auto it = g_handles.find(device.ordinal);
-    if (it == g_handles.end()) {
-      if (cublasStatus_t s = c.create(&handle); s != CUBLAS_STATUS_SUCCESS)
-        throw sdk::Error(s == CUBLAS_STATUS_ALLOC_FAILED ? BP_ERR_OUT_OF_MEMORY : BP_ERR_DEVICE,
-                         std::string("cuda: cublasCreate failed: ") + c.status_name(s));
-      it = g_handles.emplace(device.ordinal, handle).first;
-    }
-    handle = it->second;
-  }
+  cublasHandle_t handle = handle_for(c, device.ordinal);
   auto address = [&](const clk::GemmMatrix& mat) {
     return static_cast<const char*>(mat.data) + mat.offset * static_cast<int64_t>(element);
   };

@@ -114,6 +114,49 @@ std::string join(const std::vector<std::string>& parts) {
   return text;
 }
 
+// Opens the GPUs of one driver in one context of their own, adding them to `backend`; what
+// fails is added to `problems` (the no-device reason when no driver gives a device).
+void open_driver(Backend& backend, ze_driver_handle_t driver, uint32_t index,
+                 const std::string& kernel_dir, std::vector<std::string>& problems) {
+  const std::string driver_name = "driver " + std::to_string(index);
+  uint32_t count = 0;
+  ze_result_t result = zeDeviceGet(driver, &count, nullptr);
+  if (result != ZE_RESULT_SUCCESS || count == 0) {
+    problems.push_back(driver_name + (result == ZE_RESULT_SUCCESS
+                                          ? ": no GPU"
+                                          : ": zeDeviceGet failed: " + result_name(result)));
+    return;
+  }
+  std::vector<ze_device_handle_t> handles(count);
+  result = zeDeviceGet(driver, &count, handles.data());
+  if (result != ZE_RESULT_SUCCESS) {
+    problems.push_back(driver_name + ": zeDeviceGet failed: " + result_name(result));
+    return;
+  }
+  ze_context_desc_t context_desc{};
+  context_desc.stype = ZE_STRUCTURE_TYPE_CONTEXT_DESC;
+  ze_context_handle_t context = nullptr;
+  result = zeContextCreate(driver, &context_desc, &context);
+  if (result != ZE_RESULT_SUCCESS) {
+    problems.push_back(driver_name + ": zeContextCreate failed: " + result_name(result));
+    return;
+  }
+  bool used = false;
+  for (ze_device_handle_t handle : handles) {
+    try {
+      backend.devices.push_back(
+          std::make_unique<Device>(describe(driver, context, handle), kernel_dir));
+      used = true;
+    } catch (const std::exception& e) {
+      problems.push_back(driver_name + ": " + e.what());
+    }
+  }
+  if (used)
+    backend.contexts.push_back(context);
+  else
+    zeContextDestroy(context);
+}
+
 }  // namespace
 
 void discover(Backend& backend, const std::string& kernel_dir) {
@@ -144,45 +187,8 @@ void discover(Backend& backend, const std::string& kernel_dir) {
   }
 
   std::vector<std::string> problems;
-  for (uint32_t d = 0; d < driver_count; ++d) {
-    const std::string driver_name = "driver " + std::to_string(d);
-    uint32_t count = 0;
-    result = zeDeviceGet(drivers[d], &count, nullptr);
-    if (result != ZE_RESULT_SUCCESS || count == 0) {
-      problems.push_back(driver_name + (result == ZE_RESULT_SUCCESS
-                                            ? ": no GPU"
-                                            : ": zeDeviceGet failed: " + result_name(result)));
-      continue;
-    }
-    std::vector<ze_device_handle_t> handles(count);
-    result = zeDeviceGet(drivers[d], &count, handles.data());
-    if (result != ZE_RESULT_SUCCESS) {
-      problems.push_back(driver_name + ": zeDeviceGet failed: " + result_name(result));
-      continue;
-    }
-    ze_context_desc_t context_desc{};
-    context_desc.stype = ZE_STRUCTURE_TYPE_CONTEXT_DESC;
-    ze_context_handle_t context = nullptr;
-    result = zeContextCreate(drivers[d], &context_desc, &context);
-    if (result != ZE_RESULT_SUCCESS) {
-      problems.push_back(driver_name + ": zeContextCreate failed: " + result_name(result));
-      continue;
-    }
-    bool used = false;
-    for (ze_device_handle_t handle : handles) {
-      try {
-        backend.devices.push_back(
-            std::make_unique<Device>(describe(drivers[d], context, handle), kernel_dir));
-        used = true;
-      } catch (const std::exception& e) {
-        problems.push_back(driver_name + ": " + e.what());
-      }
-    }
-    if (used)
-      backend.contexts.push_back(context);
-    else
-      zeContextDestroy(context);
-  }
+  for (uint32_t d = 0; d < driver_count; ++d)
+    open_driver(backend, drivers[d], d, kernel_dir, problems);
 
   for (const auto& device : backend.devices) backend.dtypes |= device->info().props.dtypes;
   if (backend.devices.empty())

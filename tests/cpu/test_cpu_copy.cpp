@@ -1,4 +1,4 @@
-// The CPU plugin's data-movement kernels (plugins/cpu/copy.cpp) against the reference
+// The CPU plugin's data-movement kernels (plugins/cpu/data_movement_copy.cpp) against the reference
 // backend, exactly: copy_ for all 10 x 10 dtype pairs on random and special values
 // (NaN, +-inf, -0, subnormals, out-of-range floats into integers, integer extremes), from
 // transposed, offset, stepped and broadcast sources into contiguous and strided
@@ -78,7 +78,7 @@ TEST_CASE("cpu copy_ expands a broadcast source and copies in place") {
 }
 
 // Same-dtype copies where only one side is unit-stride along the innermost dim take the
-// blocked transpose path (copy.cpp): every element size (1, 2, 4 with the 8x8 register
+// blocked transpose path (data_movement_copy.cpp): every element size (1, 2, 4 with the 8x8 register
 // kernel, 8), ragged edges, batch dims above the transposed pair, the source's unit-stride
 // dim not next to the innermost, a transposed destination, a stride-0 source column, and
 // sizes split among threads.

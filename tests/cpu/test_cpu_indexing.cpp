@@ -1,4 +1,4 @@
-// Tests for plugins/cpu/indexing.cpp: cat, index_select and gather on cpu:0 against the
+// Tests for plugins/cpu/data_movement_index.cpp: cat, index_select and gather on cpu:0 against the
 // reference backend, for every dtype and layout, along every dim (negative dims included),
 // with empty inputs and indices, i32 and strided indices, sizes above the threading grain,
 // and out-of-range indices (BP_ERR_INDEX naming the op, value, dim and size).

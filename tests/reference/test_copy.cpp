@@ -1,4 +1,4 @@
-// Tests for plugins/reference/copy.cpp through the public API: copy_ (every pair of dtypes,
+// Tests for plugins/reference/data_movement_copy.cpp through the public API: copy_ (every pair of dtypes,
 // strided and broadcast sources, strided and offset destinations, 0-d and empty tensors,
 // PyTorch's float -> int, int -> int, bool and f16/bf16 rounding rules), fill_ (every dtype,
 // PyTorch's overflow errors) and arange (floating and integral, wrap-around). Expected

@@ -1,4 +1,4 @@
-// Tests for plugins/reference/indexing.cpp through the public API: cat, index_select and
+// Tests for plugins/reference/data_movement_index.cpp through the public API: cat, index_select and
 // gather on reference:0 against hand-computed values (and PyTorch 1.13 results pasted as
 // data): negative dims, non-contiguous inputs and outputs, 0-d and empty inputs, every dtype,
 // and the errors for out-of-range indices, bad index dtypes and mismatched shapes.

@@ -63,6 +63,68 @@ bool check(const char* what, const std::vector<bp::Tensor>& inputs,
   return true;
 }
 
+// Every op the plugin registers, on strided and broadcast operands and special values,
+// against the reference backend.
+bool check_ops(bp::Device device, bp::Device reference) {
+  const bp::Tensor x = bp::from_vector<float>(
+      {1.5f, -2.0f, 0.0f, -0.0f, kNaN, kInf, -kInf, 3.25f, -1e-38f, 1e30f, -7.0f, 0.1f}, {4, 3});
+  const bp::Tensor y = bp::from_vector<float>({0.5f, -kInf, 2.0f}, {3});  // broadcast rows
+  const bp::Tensor counts = bp::from_vector<int32_t>({3, -16777217, 0}, {3});
+  const bp::Tensor z = bp::from_vector<float>(
+      {2.0f, 0.25f, -3.0f, 1e-3f, 8.0f, -0.5f, kNaN, 4.0f, 1.0f, -1.0f, 0.0f, 6.0f}, {3, 4});
+
+  bool ok = true;
+  ok &= check(
+      "add.Tensor", {x, y}, [](auto& t) { return bp::add(t[0], t[1]); }, device, reference);
+  ok &= check(
+      "add.Tensor alpha=2", {x, y}, [](auto& t) { return bp::add(t[0], t[1], 2); }, device,
+      reference);
+  // f32 + i32 adds in f32: the runtime converts `counts` with the device's copy_ first
+  // (-16777217 rounds to the nearest f32, -16777216, as in PyTorch).
+  ok &= check(
+      "add.Tensor f32 + i32 (copy_ converts)", {x, counts},
+      [](auto& t) { return bp::add(t[0], t[1]); }, device, reference);
+  ok &= check(
+      "mul.Tensor", {x, y}, [](auto& t) { return bp::mul(t[0], t[1]); }, device, reference);
+  ok &= check(
+      "mul.Tensor transposed", {x, z}, [](auto& t) { return bp::mul(t[0], t[1].transpose(0, 1)); },
+      device, reference);
+  ok &= check(
+      "relu", {x}, [](auto& t) { return bp::relu(t[0]); }, device, reference);
+  ok &= check(
+      "relu transposed", {z}, [](auto& t) { return bp::relu(t[0].transpose(0, 1)); }, device,
+      reference);
+  // fill_ writes through a view: a strided column, then a transposed whole. 2^60 + 2^36 + 1
+  // rounds once to 2^60 + 2^37 (through double it would round twice, to 2^60).
+  ok &= check(
+      "fill_.Scalar strided column", {x},
+      [](auto& t) {
+        bp::Tensor column = t[0].select(1, 1);
+        bp::fill_(column, (int64_t{1} << 60) + (int64_t{1} << 36) + 1);
+        return t[0];
+      },
+      device, reference);
+  ok &= check(
+      "fill_.Scalar transposed", {z},
+      [](auto& t) {
+        bp::Tensor all = t[0].transpose(0, 1);
+        bp::fill_(all, -0.1);
+        return t[0];
+      },
+      device, reference);
+  ok &= check(
+      "sum.dim_IntList rows", {z}, [](auto& t) { return bp::sum(t[0], std::vector<int64_t>{1}); },
+      device, reference);
+  ok &= check(
+      "sum.dim_IntList transposed, keepdim", {z},
+      [](auto& t) { return bp::sum(t[0].transpose(0, 1), std::vector<int64_t>{0}, true); }, device,
+      reference);
+  ok &= check(
+      "sum.dim_IntList every dim (NaN, inf)", {x}, [](auto& t) { return bp::sum(t[0]); }, device,
+      reference);
+  return ok;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -80,63 +142,7 @@ int main(int argc, char** argv) {
     const bp::Device device = bp::Device::parse("template_device:0");
     const bp::Device reference = bp::Device::parse("reference:0");
 
-    const bp::Tensor x = bp::from_vector<float>(
-        {1.5f, -2.0f, 0.0f, -0.0f, kNaN, kInf, -kInf, 3.25f, -1e-38f, 1e30f, -7.0f, 0.1f}, {4, 3});
-    const bp::Tensor y = bp::from_vector<float>({0.5f, -kInf, 2.0f}, {3});  // broadcast rows
-    const bp::Tensor counts = bp::from_vector<int32_t>({3, -16777217, 0}, {3});
-    const bp::Tensor z = bp::from_vector<float>(
-        {2.0f, 0.25f, -3.0f, 1e-3f, 8.0f, -0.5f, kNaN, 4.0f, 1.0f, -1.0f, 0.0f, 6.0f}, {3, 4});
-
-    bool ok = true;
-    ok &= check(
-        "add.Tensor", {x, y}, [](auto& t) { return bp::add(t[0], t[1]); }, device, reference);
-    ok &= check(
-        "add.Tensor alpha=2", {x, y}, [](auto& t) { return bp::add(t[0], t[1], 2); }, device,
-        reference);
-    // f32 + i32 adds in f32: the runtime converts `counts` with the device's copy_ first
-    // (-16777217 rounds to the nearest f32, -16777216, as in PyTorch).
-    ok &= check(
-        "add.Tensor f32 + i32 (copy_ converts)", {x, counts},
-        [](auto& t) { return bp::add(t[0], t[1]); }, device, reference);
-    ok &= check(
-        "mul.Tensor", {x, y}, [](auto& t) { return bp::mul(t[0], t[1]); }, device, reference);
-    ok &= check(
-        "mul.Tensor transposed", {x, z},
-        [](auto& t) { return bp::mul(t[0], t[1].transpose(0, 1)); }, device, reference);
-    ok &= check(
-        "relu", {x}, [](auto& t) { return bp::relu(t[0]); }, device, reference);
-    ok &= check(
-        "relu transposed", {z}, [](auto& t) { return bp::relu(t[0].transpose(0, 1)); }, device,
-        reference);
-    // fill_ writes through a view: a strided column, then a transposed whole. 2^60 + 2^36 + 1
-    // rounds once to 2^60 + 2^37 (through double it would round twice, to 2^60).
-    ok &= check(
-        "fill_.Scalar strided column", {x},
-        [](auto& t) {
-          bp::Tensor column = t[0].select(1, 1);
-          bp::fill_(column, (int64_t{1} << 60) + (int64_t{1} << 36) + 1);
-          return t[0];
-        },
-        device, reference);
-    ok &= check(
-        "fill_.Scalar transposed", {z},
-        [](auto& t) {
-          bp::Tensor all = t[0].transpose(0, 1);
-          bp::fill_(all, -0.1);
-          return t[0];
-        },
-        device, reference);
-    ok &= check(
-        "sum.dim_IntList rows", {z}, [](auto& t) { return bp::sum(t[0], std::vector<int64_t>{1}); },
-        device, reference);
-    ok &= check(
-        "sum.dim_IntList transposed, keepdim", {z},
-        [](auto& t) { return bp::sum(t[0].transpose(0, 1), std::vector<int64_t>{0}, true); },
-        device, reference);
-    ok &= check(
-        "sum.dim_IntList every dim (NaN, inf)", {x}, [](auto& t) { return bp::sum(t[0]); }, device,
-        reference);
-    return ok ? 0 : 1;
+    return check_ops(device, reference) ? 0 : 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 1;

@@ -72,6 +72,34 @@ std::vector<uint32_t> successors(const std::vector<uint32_t>& w, size_t at,
   }
 }
 
+// The blocks in reverse post-order of an iterative depth-first search from the entry block,
+// then the unreachable ones; false for a branch to no block of this function.
+bool block_order(const std::vector<Block>& blocks,
+                 const std::unordered_map<uint32_t, size_t>& index_of, std::vector<size_t>& order) {
+  std::vector<size_t> post;
+  std::vector<char> seen(blocks.size(), 0);
+  std::vector<std::pair<size_t, size_t>> stack{{0, 0}};  // (block, next successor)
+  seen[0] = 1;
+  while (!stack.empty()) {
+    auto& [b, next] = stack.back();
+    if (next < blocks[b].successors.size()) {
+      const auto it = index_of.find(blocks[b].successors[next++]);
+      if (it == index_of.end()) return false;  // a branch to no block of this function
+      if (!seen[it->second]) {
+        seen[it->second] = 1;
+        stack.emplace_back(it->second, 0);
+      }
+    } else {
+      post.push_back(b);
+      stack.pop_back();
+    }
+  }
+  order.assign(post.rbegin(), post.rend());
+  for (size_t b = 0; b < blocks.size(); ++b)
+    if (!seen[b]) order.push_back(b);  // unreachable: dominated by nothing, last
+  return true;
+}
+
 // Appends the function whose words are [begin, end) (OpFunction .. OpFunctionEnd) to `out`
 // with its blocks in reverse post-order.
 bool order_function(const std::vector<uint32_t>& w, size_t begin, size_t end,
@@ -103,28 +131,8 @@ bool order_function(const std::vector<uint32_t>& w, size_t begin, size_t end,
     block.successors = successors(w, terminator, labels);
   }
 
-  // Iterative depth-first search from the entry block; post-order, then reversed.
-  std::vector<size_t> post;
-  std::vector<char> seen(blocks.size(), 0);
-  std::vector<std::pair<size_t, size_t>> stack{{0, 0}};  // (block, next successor)
-  seen[0] = 1;
-  while (!stack.empty()) {
-    auto& [b, next] = stack.back();
-    if (next < blocks[b].successors.size()) {
-      const auto it = index_of.find(blocks[b].successors[next++]);
-      if (it == index_of.end()) return false;  // a branch to no block of this function
-      if (!seen[it->second]) {
-        seen[it->second] = 1;
-        stack.emplace_back(it->second, 0);
-      }
-    } else {
-      post.push_back(b);
-      stack.pop_back();
-    }
-  }
-  std::vector<size_t> order(post.rbegin(), post.rend());
-  for (size_t b = 0; b < blocks.size(); ++b)
-    if (!seen[b]) order.push_back(b);  // unreachable: dominated by nothing, last
+  std::vector<size_t> order;
+  if (!block_order(blocks, index_of, order)) return false;
 
   out.insert(out.end(), w.begin() + static_cast<ptrdiff_t>(begin),
              w.begin() + static_cast<ptrdiff_t>(first_label));

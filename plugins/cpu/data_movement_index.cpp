@@ -246,7 +246,7 @@ void gather_kernel(StridedView self, int64_t dim, StridedView index, StridedView
 
 }  // namespace
 
-void register_indexing_kernels(sdk::Registrar& r) {
+void register_data_movement_index_kernels(sdk::Registrar& r) {
   r.kernel<cat_kernel>("cat", BP_DTYPES_ALL);
   r.kernel<index_select_kernel>("index_select", BP_DTYPES_ALL);
   r.kernel<gather_kernel>("gather", BP_DTYPES_ALL);

@@ -242,7 +242,7 @@ void arange_kernel(const KernelContext& ctx, sdk::Scalar start, sdk::Scalar, sdk
 
 }  // namespace
 
-void register_copy_kernels(sdk::Registrar& r) {
+void register_data_movement_copy_kernels(sdk::Registrar& r) {
   r.kernel<copy_kernel>("copy_", BP_DTYPES_ALL);
   r.kernel<fill_kernel>("fill_.Scalar", BP_DTYPES_ALL);
   // PyTorch has no bool arange ("arange_cpu" not implemented for 'Bool').
