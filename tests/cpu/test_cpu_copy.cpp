@@ -78,8 +78,8 @@ TEST_CASE("cpu copy_ expands a broadcast source and copies in place") {
 }
 
 // Same-dtype copies where only one side is unit-stride along the innermost dim take the
-// blocked transpose path (data_movement_copy.cpp): every element size (1, 2, 4 with the 8x8 register
-// kernel, 8), ragged edges, batch dims above the transposed pair, the source's unit-stride
+// blocked transpose path (data_movement_copy.cpp): every element size (1, 2, 4 with the 8x8
+// register kernel, 8), ragged edges, batch dims above the transposed pair, the source's unit-stride
 // dim not next to the innermost, a transposed destination, a stride-0 source column, and
 // sizes split among threads.
 TEST_CASE("cpu copy_ transposes in blocks, exactly") {

@@ -1,5 +1,5 @@
-// Tests for plugins/reference/data_movement_copy.cpp through the public API: copy_ (every pair of dtypes,
-// strided and broadcast sources, strided and offset destinations, 0-d and empty tensors,
+// Tests for plugins/reference/data_movement_copy.cpp through the public API: copy_ (every pair of
+// dtypes, strided and broadcast sources, strided and offset destinations, 0-d and empty tensors,
 // PyTorch's float -> int, int -> int, bool and f16/bf16 rounding rules), fill_ (every dtype,
 // PyTorch's overflow errors) and arange (floating and integral, wrap-around). Expected
 // values are literals or PyTorch 1.13 (x86-64) output pasted as data.
