@@ -173,15 +173,18 @@ void Tensor::set_contiguous(StoragePtr storage, IntArrayRef sizes, ScalarType dt
   // shape of more than 6 dims allocates, and could throw std::bad_alloc).
   storage_ = std::move(storage);
   const size_t n = sizes.size();
-  sizes_.resize(n);
-  strides_.resize(n);
+  // Every element is written below: default_init skips the zero fill (a memset call).
+  sizes_.resize(n, boost::container::default_init);
+  strides_.resize(n, boost::container::default_init);
   // Dense strides, innermost first; a size-0 dim does not zero the strides before it (as
   // contiguous_strides and PyTorch). They can only overflow for an empty tensor, whose
   // strides are never used: wrapping arithmetic keeps that defined.
   uint64_t stride = 1;
+  int64_t* out_sizes = sizes_.data();
+  int64_t* out_strides = strides_.data();
   for (size_t i = n; i-- > 0;) {
-    sizes_[i] = sizes[i];
-    strides_[i] = static_cast<int64_t>(stride);
+    out_sizes[i] = sizes[i];
+    out_strides[i] = static_cast<int64_t>(stride);
     stride *= static_cast<uint64_t>(std::max<int64_t>(sizes[i], 1));
   }
   offset_ = 0;

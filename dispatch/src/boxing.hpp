@@ -44,7 +44,7 @@ bp_tensor describe_tensor(const Tensor& t);
   d->data = t.storage()->data();
   // element_size (dtype.hpp) without its check: a defined tensor's dtype is valid (checked
   // when it was made).
-  constexpr uint8_t kElementSizes[kNumScalarTypes] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8};
+  static constexpr uint8_t kElementSizes[kNumScalarTypes] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8};
   d->byte_offset =
       static_cast<uint64_t>(t.storage_offset()) * kElementSizes[static_cast<uint8_t>(t.dtype())];
   d->device_type = device.type;

@@ -59,6 +59,8 @@ CachingAllocator::StreamPool& CachingAllocator::pool(void* stream) {
 
 CachingAllocator::Block* CachingAllocator::take_cached(size_t rounded, void* stream) {
   if (stats_.cached_blocks == 0) return nullptr;
+  if (stream == nullptr && rounded <= kSmallLimit)
+    if (Block* b = take_small(rounded)) return b;
   StreamPool& p = pool(stream);
   for (auto it = p.by_size.lower_bound(rounded); it != p.by_size.end() && fits(it->first, rounded);
        ++it) {
@@ -68,6 +70,47 @@ CachingAllocator::Block* CachingAllocator::take_cached(size_t rounded, void* str
     return b;
   }
   return nullptr;
+}
+
+// The smallest non-empty bin whose blocks fit `rounded` (a size class up to 1 MiB).
+CachingAllocator::Block* CachingAllocator::take_small(size_t rounded) {
+  const size_t first = rounded / kBinStep - 1;
+  const size_t last = std::min(kBins, (rounded + rounded / 4) / kBinStep) - 1;
+  for (size_t word = first / 64; word <= last / 64; ++word) {
+    uint64_t bits = small_nonempty_[word];
+    if (word == first / 64) bits &= ~uint64_t{0} << (first % 64);
+    if (bits == 0) continue;
+    const size_t bin = word * 64 + static_cast<size_t>(std::countr_zero(bits));
+    if (bin > last) return nullptr;
+    Block* b = small_bins_[bin];
+    small_bins_[bin] = b->next_free;
+    b->next_free = nullptr;
+    if (small_bins_[bin] == nullptr) small_nonempty_[word] &= ~(uint64_t{1} << (bin % 64));
+    return b;
+  }
+  return nullptr;
+}
+
+bool CachingAllocator::keep_small(Block* block) {
+  if (block->stream != nullptr || block->size > kSmallLimit || block->size % kBinStep != 0)
+    return false;
+  const size_t bin = block->size / kBinStep - 1;
+  block->next_free = small_bins_[bin];
+  small_bins_[bin] = block;
+  small_nonempty_[bin / 64] |= uint64_t{1} << (bin % 64);
+  return true;
+}
+
+void CachingAllocator::free_small_bins() {
+  for (size_t bin = 0; bin < kBins; ++bin) {
+    for (Block* b = small_bins_[bin]; b != nullptr;) {
+      Block* next = b->next_free;
+      plugin_free(b);
+      b = next;
+    }
+    small_bins_[bin] = nullptr;
+  }
+  small_nonempty_.fill(0);
 }
 
 CachingAllocator::Block* CachingAllocator::new_record() {
@@ -157,11 +200,13 @@ void CachingAllocator::free_block(Block* block) {
     return;
   }
   // Note [Stream-ordered reuse]: kept on the stream it was freed on.
-  try {
-    pool(block->stream).by_size[block->size].push_back(block);
-  } catch (const std::bad_alloc&) {
-    plugin_free(block);  // no host memory for the free list: give the block back instead
-    return;
+  if (!keep_small(block)) {
+    try {
+      pool(block->stream).by_size[block->size].push_back(block);
+    } catch (const std::bad_alloc&) {
+      plugin_free(block);  // no host memory for the free list: give the block back instead
+      return;
+    }
   }
   ++stats_.cached_blocks;
   stats_.cached_bytes += block->size;
@@ -177,6 +222,11 @@ void CachingAllocator::plugin_free(Block* block) {
 
 void CachingAllocator::release_cached_locked() {
   const bp_device_api* api = backend_->api;
+  const bool any_small = std::any_of(small_nonempty_.begin(), small_nonempty_.end(),
+                                     [](uint64_t bits) { return bits != 0; });
+  // Note [Stream-ordered reuse]: queued work on the NULL stream may still use them.
+  if (any_small && api->synchronize) api->synchronize(backend_->ctx, index_, nullptr);
+  free_small_bins();
   for (StreamPool& p : pools_) {
     const bool any = std::any_of(p.by_size.begin(), p.by_size.end(),
                                  [](const auto& entry) { return !entry.second.empty(); });

@@ -13,11 +13,22 @@
 // races queued work either. Today every block is on the NULL stream; a runtime that queues
 // on other streams must allocate with allocate(bytes, stream), and must empty a stream's
 // blocks before destroying the stream.
+//
+// Note [Small-block bins]
+// Free blocks of the NULL stream up to 1 MiB whose size is a size class (every block the
+// caching mode allocates there, except an out-of-memory retry's exact-size one) are kept in
+// one list per size class, linked through the blocks, with a bitmap of the non-empty
+// classes: a steady loop of small allocations finds its block by index and keeps it by a
+// push, where the map of the other pools costs a tree walk and a vector each way. Every other
+// free block stays in its stream's map. Both are searched by the same rule (fits()).
 #pragma once
+
+#include "futex_lock.hpp"
 
 #include "backplane/core/storage.hpp"
 #include "backplane/dispatch/memory.hpp"
 
+#include <array>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -74,6 +85,7 @@ class CachingAllocator final : public Allocator {
     size_t requested = 0;  // what the current owner asked for (live blocks)
     void* stream = nullptr;
     CachingAllocator* owner = nullptr;
+    Block* next_free = nullptr;  // the next block of its small-block bin (while free)
   };
   // Free blocks of one stream, by size; a size's vector is kept when it empties, so a
   // steady loop of allocations allocates no host memory.
@@ -85,6 +97,9 @@ class CachingAllocator final : public Allocator {
   static void release(void* ctx, void* ptr);  // the DataPtr deleter; ctx is the Block
   void free_block(Block* block);
   Block* take_cached(size_t rounded, void* stream);  // mu_ held
+  Block* take_small(size_t rounded);                 // mu_ held; NULL stream, <= 1 MiB
+  bool keep_small(Block* block);                     // mu_ held; false: not for a bin
+  void free_small_bins();                            // mu_ held; plugin_free on each
   StreamPool& pool(void* stream);                    // mu_ held
   void release_cached_locked();                      // mu_ held
   void plugin_free(Block* block);                    // mu_ held; recycles the record
@@ -95,12 +110,18 @@ class CachingAllocator final : public Allocator {
   Backend* backend_;
   int32_t index_;
 
-  mutable std::mutex mu_;
+  // Note [Small-block bins]: bin k holds blocks of (k + 1) * 512 bytes.
+  static constexpr size_t kBinStep = 512;
+  static constexpr size_t kBins = (size_t{1} << 20) / kBinStep;
+
+  mutable FutexLock mu_;
   bool closed_ = false;
   std::atomic<int64_t>* holds_ = nullptr;  // set by close()
   std::deque<Block> records_;              // every record ever made (stable addresses)
   std::vector<Block*> spare_records_;      // records of blocks given back to the plugin
   std::vector<StreamPool> pools_;          // few streams: searched linearly
+  std::array<Block*, kBins> small_bins_{};
+  std::array<uint64_t, kBins / 64> small_nonempty_{};  // bit k: bin k is not empty
   MemoryStats stats_;
 };
 

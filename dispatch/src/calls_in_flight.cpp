@@ -5,7 +5,7 @@
 
 namespace bp::detail {
 
-thread_local ThreadCalls* t_calls __attribute__((tls_model("initial-exec"))) = nullptr;
+thread_local constinit ThreadCalls* t_calls __attribute__((tls_model("initial-exec"))) = nullptr;
 
 namespace {
 

@@ -31,8 +31,9 @@ struct ThreadCalls {
 // thread ends).
 ThreadCalls& register_this_thread();
 // initial-exec: the runtime is a static library of the executable, so the pointer sits at a
-// fixed offset from the thread pointer (no __tls_get_addr on the hot path).
-extern thread_local ThreadCalls* t_calls __attribute__((tls_model("initial-exec")));
+// fixed offset from the thread pointer (no __tls_get_addr on the hot path); constinit: it
+// needs no dynamic initialisation, so a read calls no TLS init wrapper.
+extern thread_local constinit ThreadCalls* t_calls __attribute__((tls_model("initial-exec")));
 
 class PluginCallScope {
  public:

@@ -3,6 +3,7 @@
 #include "backplane/dlpack.hpp"
 
 #include "runtime_impl.hpp"
+#include "storage_pool.hpp"
 
 #include "backplane/core/error.hpp"
 #include "backplane/tensor_api.hpp"
@@ -163,7 +164,7 @@ Tensor from_dlpack(DLManagedTensor* managed) {
     if (m->deleter) m->deleter(m);
   });
   auto storage =
-      std::make_shared<Storage>(std::move(data), static_cast<size_t>(nbytes), device, true);
+      detail::make_storage(std::move(data), static_cast<size_t>(nbytes), device, true);
   return Tensor(std::move(storage), std::move(sizes), std::move(strides),
                 static_cast<int64_t>(dl.byte_offset / elsize), dtype);
 }

@@ -2,6 +2,7 @@
 #include "fast_path.hpp"
 
 #include "arguments.hpp"
+#include "storage_pool.hpp"
 
 #include "backplane/core/error.hpp"
 
@@ -159,9 +160,9 @@ void ElementwiseCall::allocate_output(Backend& backend, Device device, const Sha
                                       int64_t numel, ScalarType dtype, Tensor& out) const {
   const size_t nbytes = static_cast<size_t>(numel) * element_size(dtype);
   DataPtr data = backend.allocators[static_cast<size_t>(device.index)]->allocate(nbytes);
-  out.set_contiguous(std::make_shared<Storage>(std::move(data), nbytes, device,
-                                               backend.host_accessible(device.index)),
-                     as_ref(sizes), dtype);
+  out.set_contiguous(
+      make_storage(std::move(data), nbytes, device, backend.host_accessible(device.index)),
+      as_ref(sizes), dtype);
 }
 
 // Runs the meta rule on this call's arguments and caches what it says about the signature.

@@ -105,16 +105,19 @@ inline bool same_view_of_storage(const Tensor& a, const Tensor& b) {
 // and device, no partial overlap with an input (an identical view is an in-place call), and
 // no stride-0 dim (an expanded out, which the boxed path refuses).
 template <int N>
-inline bool can_write_out(const Tensor* const* tensors, const Tensor& out, Device device,
-                          const Shape& sizes, ScalarType result_dtype) {
-  if (!out.defined() || out.dtype() != result_dtype || out.storage()->device() != device ||
+[[gnu::always_inline]] inline bool can_write_out(const Tensor* const* tensors, const Tensor& out,
+                                                 Device device, const Shape& sizes,
+                                                 ScalarType result_dtype) {
+  const StoragePtr& storage = out.storage();
+  if (!storage || out.dtype() != result_dtype || storage->device() != device ||
       !same_sizes(out.sizes(), sizes))
     return false;
   for (int i = 0; i < N; ++i)
-    if (tensors[i]->storage() == out.storage() && !same_view_of_storage(*tensors[i], out))
+    if (tensors[i]->storage() == storage && !same_view_of_storage(*tensors[i], out)) [[unlikely]]
       return false;
-  for (const int64_t stride : out.strides())
-    if (stride == 0) return false;
+  const int64_t* strides = out.strides().data();
+  for (size_t d = 0, n = sizes.size(); d < n; ++d)
+    if (strides[d] == 0) return false;
   return true;
 }
 

@@ -49,7 +49,7 @@ inline KernelGate kernel_gate(const KernelSlot& slot, const OpDef& op, Device de
   call.device_index = device.index;
   call.stream = nullptr;  // reserved (plugin.h): kernels run synchronously
   call.kernel_ctx = slot.ctx;
-  thread_plugin_error().code = BP_OK;  // a message is only read with a non-OK code
+  clear_plugin_error_code();
   const bp_status status = slot.fn(&call);
   if (status != BP_OK) [[unlikely]]
     kernel_failed(status, op, device);

@@ -13,9 +13,22 @@
 
 namespace bp::detail {
 
+thread_local constinit PluginError* t_plugin_error __attribute__((tls_model("initial-exec"))) =
+    nullptr;
+
+namespace {
+// Owns this thread's PluginError; clears t_plugin_error when the thread ends.
+struct PluginErrorOwner {
+  PluginError error;
+  ~PluginErrorOwner() { t_plugin_error = nullptr; }
+};
+}  // namespace
+
 PluginError& thread_plugin_error() {
-  thread_local PluginError error;
-  return error;
+  if (PluginError* e = t_plugin_error) return *e;
+  thread_local PluginErrorOwner owner;
+  t_plugin_error = &owner.error;
+  return owner.error;
 }
 
 std::string_view status_name(bp_status status) {

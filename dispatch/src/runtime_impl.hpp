@@ -191,7 +191,17 @@ struct PluginError {
   bp_status code = BP_OK;
   std::string message;
 };
+// This thread's PluginError, made on first use.
 PluginError& thread_plugin_error();
+// It, or null while this thread has none yet. A trivially initialised initial-exec pointer
+// (as t_calls in calls_in_flight.hpp), because every kernel call resets the code: a
+// thread_local std::string would cost a TLS init wrapper call on each of them.
+extern thread_local constinit PluginError* t_plugin_error
+    __attribute__((tls_model("initial-exec")));
+// Forgets the code of an earlier error (its message is only read with a non-OK code).
+inline void clear_plugin_error_code() {
+  if (PluginError* e = t_plugin_error) e->code = BP_OK;
+}
 
 // "f32, f64" for a bp_dtype_mask ("all dtypes" when every bit is set).
 std::string dtype_mask_names(uint32_t mask);

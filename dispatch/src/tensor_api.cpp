@@ -5,6 +5,7 @@
 
 #include "calls_in_flight.hpp"
 #include "runtime_impl.hpp"
+#include "storage_pool.hpp"
 
 #include "backplane/core/error.hpp"
 #include "backplane/ops.hpp"
@@ -35,8 +36,7 @@ Tensor empty_as(std::string_view op, IntArrayRef sizes, ScalarType dtype,
   const size_t nbytes = static_cast<size_t>(numel) * elsize;
   detail::Backend& b = detail::Runtime::get().backend_for(dev, op);
   DataPtr data = b.allocators[static_cast<size_t>(dev.index)]->allocate(nbytes);
-  auto storage =
-      std::make_shared<Storage>(std::move(data), nbytes, dev, b.host_accessible(dev.index));
+  auto storage = detail::make_storage(std::move(data), nbytes, dev, b.host_accessible(dev.index));
   return Tensor::contiguous_over(std::move(storage), sizes, dtype);
 }
 

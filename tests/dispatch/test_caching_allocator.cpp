@@ -216,3 +216,48 @@ TEST_CASE("threads allocating and freeing together keep the books balanced") {
   // Far fewer plugin allocations than allocations: the threads reused each other's blocks.
   CHECK(s.plugin_allocs < 200);
 }
+
+// Note [Small-block bins]: the bins follow fits() as the maps do.
+TEST_CASE("a small free block serves requests up to a quarter smaller, and no smaller") {
+  bp::test::AllocatorModeGuard caching(bp::AllocatorMode::Caching);
+  TestDevice t;
+  { bp::Tensor big = bp::empty({4096}, bp::ScalarType::UInt8, t.device); }
+  const bp::MemoryStats before = bp::memory_stats(t.device);
+  REQUIRE(before.cached_blocks == 1);
+  {
+    // 3,584 bytes round to 3,584: the cached 4,096-byte block is at most a quarter larger.
+    bp::Tensor fits = bp::empty({3584}, bp::ScalarType::UInt8, t.device);
+    const bp::MemoryStats s = bp::memory_stats(t.device);
+    CHECK(s.cache_hits == before.cache_hits + 1);
+    CHECK(s.plugin_allocs == before.plugin_allocs);
+    CHECK(s.allocated_bytes == 4096);
+    // 2,048 bytes would waste half of it: a new block, though 4,096 bytes are cached again
+    // once `fits` goes.
+  }
+  bp::Tensor small = bp::empty({2048}, bp::ScalarType::UInt8, t.device);
+  const bp::MemoryStats s = bp::memory_stats(t.device);
+  CHECK(s.plugin_allocs == before.plugin_allocs + 1);
+  CHECK(s.allocated_bytes == 2048);
+  CHECK(s.cached_blocks == 1);
+}
+
+TEST_CASE("tensors made on threads that have ended are freed on another: the books balance") {
+  bp::test::AllocatorModeGuard caching(bp::AllocatorMode::Caching);
+  TestDevice t;
+  std::vector<bp::Tensor> handed_over;
+  for (int k = 0; k < 3; ++k) {
+    std::thread maker([&] {
+      for (int i = 0; i < 100; ++i)
+        handed_over.push_back(bp::full({16 + i}, 1.0, bp::ScalarType::Float32, t.device));
+    });
+    maker.join();
+  }
+  for (size_t i = 0; i < handed_over.size(); ++i)
+    CHECK(bp::to_vector<float>(handed_over[i]).back() == 1.0f);
+  handed_over.clear();  // this thread frees every Storage the ended threads made
+  const bp::MemoryStats s = bp::memory_stats(t.device);
+  CHECK(s.live_blocks == 0);
+  CHECK(s.allocated_bytes == 0);
+  CHECK(s.reserved_bytes == s.cached_bytes);
+  CHECK(s.reserved_bytes == t.state.bytes_in_use);
+}
