@@ -225,5 +225,37 @@ TEST_CASE("cpu integer division wraps INT_MIN / -1 and floors toward -inf") {
   }
 }
 
+// Rows of up to 4 elements skip the SIMD loops (short_row in plugins/cpu/binary.cpp): each
+// element must come out bit for bit as it does inside a long row, where the SIMD loops
+// compute it, fused multiply-add for alpha included.
+TEST_CASE("cpu short rows give the bits of the same elements in a long row") {
+  const Device cpu = cpu_device();
+  for (ST dtype : {ST::Float32, ST::Float64}) {
+    CAPTURE(dtype_name(dtype));
+    const Tensor a = on(add(mul(arange(0, 64, 1, dtype, kRefDevice), 0.37), -7.1), cpu);
+    const Tensor b = on(add(mul(arange(0, 64, 1, dtype, kRefDevice), -0.29), 3.3), cpu);
+    const std::vector<std::function<Tensor(const Tensor&, const Tensor&)>> ops = {
+        [](const Tensor& x, const Tensor& y) { return add(x, y); },
+        [](const Tensor& x, const Tensor& y) { return add(x, y, 0.1); },
+        [](const Tensor& x, const Tensor& y) { return sub(x, y, 3.7); },
+        [](const Tensor& x, const Tensor& y) { return sub(x, y); },
+        [](const Tensor& x, const Tensor& y) { return mul(x, y); },
+        [](const Tensor& x, const Tensor& y) { return div(x, y); }};
+    for (size_t k = 0; k < ops.size(); ++k) {
+      CAPTURE(k);
+      const Tensor whole = ops[k](a, b);
+      for (int64_t start = 0; start + 4 <= 64; start += 4) {
+        for (int64_t n = 1; n <= 4; ++n) {
+          CAPTURE(start);
+          CAPTURE(n);
+          // A narrowed 1-D tensor is dense: the kernel sees one row of n elements.
+          const Tensor part = ops[k](a.narrow(0, start, n), b.narrow(0, start, n));
+          check_close(part, whole.narrow(0, start, n), exact());
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace bp::test

@@ -44,9 +44,14 @@ constexpr bp_dtype dtype_of() {
   }
 }
 
+namespace detail {
+// At namespace scope, not in dtype_size: a constexpr function's local array is rebuilt on
+// the stack at every call that the compiler cannot fold (kernels call this per call).
+inline constexpr size_t kDtypeSizes[BP_DTYPE_COUNT] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8};
+}  // namespace detail
+
 constexpr size_t dtype_size(bp_dtype dtype) {
-  constexpr size_t sizes[BP_DTYPE_COUNT] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8};
-  return dtype < BP_DTYPE_COUNT ? sizes[dtype] : 0;
+  return dtype < BP_DTYPE_COUNT ? detail::kDtypeSizes[dtype] : 0;
 }
 
 constexpr const char* dtype_name(bp_dtype dtype) {
