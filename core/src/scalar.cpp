@@ -8,7 +8,7 @@
 
 namespace bp {
 
-int64_t Scalar::to_int() const {
+int64_t Scalar::to_int_other() const {
   switch (kind_) {
     case Kind::Bool:
       return b_ ? 1 : 0;

@@ -145,6 +145,7 @@ Tensor::Tensor(StoragePtr storage, Shape sizes, Shape strides, int64_t storage_o
       dtype_(dtype) {
   check_geometry("Tensor", storage_, as_ref(sizes_), as_ref(strides_), offset_, dtype_);
   recompute_numel();
+  refresh_call_head();
 }
 
 Tensor Tensor::contiguous_over(StoragePtr storage, IntArrayRef sizes, ScalarType dtype) {
@@ -180,21 +181,49 @@ void Tensor::set_contiguous(StoragePtr storage, IntArrayRef sizes, ScalarType dt
   // contiguous_strides and PyTorch). They can only overflow for an empty tensor, whose
   // strides are never used: wrapping arithmetic keeps that defined.
   uint64_t stride = 1;
+  bool zero_stride = false;
   int64_t* out_sizes = sizes_.data();
   int64_t* out_strides = strides_.data();
   for (size_t i = n; i-- > 0;) {
     out_sizes[i] = sizes[i];
     out_strides[i] = static_cast<int64_t>(stride);
+    zero_stride |= stride == 0;
     stride *= static_cast<uint64_t>(std::max<int64_t>(sizes[i], 1));
   }
   offset_ = 0;
   numel_ = numel;
   dtype_ = dtype;
   wrapped_number_ = false;
+  // What refresh_call_head would compute, from the facts at hand (this runs on every
+  // allocating op).
+  const Device device = storage_->device();
+  call_head_ = TensorCallHead{
+      storage_->data(),       0, device.type, device.index, static_cast<uint8_t>(dtype),
+      static_cast<int32_t>(n)};
+  fast_key_ = static_cast<uint32_t>(dtype) << 1 | (n == 0 ? kKeyZeroDim : 0u) |
+              (numel == 0 ? kKeyEmpty : 0u) | (zero_stride ? kKeyZeroStride : 0u);
 }
 
 void Tensor::recompute_numel() {
   numel_ = checked_numel(as_ref(sizes_));
+}
+
+void Tensor::refresh_call_head() {
+  // Only defined tensors come here (the constructor and set_contiguous check the storage),
+  // so the dtype is valid.
+  const Device device = storage_->device();
+  call_head_.data = storage_->data();
+  call_head_.byte_offset = static_cast<uint64_t>(offset_) * bp::element_size(dtype_);
+  call_head_.device_type = device.type;
+  call_head_.device_index = device.index;
+  call_head_.dtype = static_cast<uint8_t>(dtype_);
+  call_head_.ndim = static_cast<int32_t>(sizes_.size());
+  uint32_t key = static_cast<uint32_t>(dtype_) << 1 | (wrapped_number_ ? kKeyWrapped : 0u);
+  if (sizes_.empty()) key |= kKeyZeroDim;
+  if (numel_ == 0) key |= kKeyEmpty;
+  for (const int64_t stride : strides_)
+    if (stride == 0) key |= kKeyZeroStride;
+  fast_key_ = key;
 }
 
 // Every accessor below that needs the storage says which call met an undefined tensor.

@@ -8,7 +8,7 @@ namespace bp::detail {
 
 bp_tensor describe_tensor(const Tensor& t) {
   bp_tensor d{};
-  describe_tensor(t, t.device(), &d);
+  describe_tensor_into(t, &d);
   return d;
 }
 

@@ -10,6 +10,8 @@
 #include <boost/container/small_vector.hpp>
 
 #include <array>
+#include <cstddef>
+#include <cstring>
 #include <forward_list>
 #include <vector>
 
@@ -37,20 +39,27 @@ class CallFrame {
 
 bp_tensor describe_tensor(const Tensor& t);
 
-// describe_tensor for a defined tensor whose device the caller has read already (the fast
-// path's inline form).
-[[gnu::always_inline]] inline void describe_tensor(const Tensor& t, Device device, bp_tensor* d) {
+// Note [Tensor call head] (core/tensor.hpp): the head a Tensor keeps ready is bp_tensor's
+// run of fields from `data` to `ndim`, so describe_tensor copies it in one piece.
+static_assert(offsetof(bp_tensor, ndim) + sizeof(int32_t) - offsetof(bp_tensor, data) ==
+              sizeof(TensorCallHead));
+static_assert(offsetof(bp_tensor, byte_offset) - offsetof(bp_tensor, data) ==
+              offsetof(TensorCallHead, byte_offset));
+static_assert(offsetof(bp_tensor, device_type) - offsetof(bp_tensor, data) ==
+              offsetof(TensorCallHead, device_type));
+static_assert(offsetof(bp_tensor, device_index) - offsetof(bp_tensor, data) ==
+              offsetof(TensorCallHead, device_index));
+static_assert(offsetof(bp_tensor, dtype) - offsetof(bp_tensor, data) ==
+              offsetof(TensorCallHead, dtype));
+static_assert(offsetof(bp_tensor, ndim) - offsetof(bp_tensor, data) ==
+              offsetof(TensorCallHead, ndim));
+static_assert(sizeof(bp_dtype) == sizeof(TensorCallHead::dtype) &&
+              sizeof(bp_tensor::device_type) == sizeof(TensorCallHead::device_type));
+
+// describe_tensor for a defined tensor (the fast path's inline form).
+[[gnu::always_inline]] inline void describe_tensor_into(const Tensor& t, bp_tensor* d) {
   d->struct_size = sizeof(bp_tensor);
-  d->data = t.storage()->data();
-  // element_size (dtype.hpp) without its check: a defined tensor's dtype is valid (checked
-  // when it was made).
-  static constexpr uint8_t kElementSizes[kNumScalarTypes] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8};
-  d->byte_offset =
-      static_cast<uint64_t>(t.storage_offset()) * kElementSizes[static_cast<uint8_t>(t.dtype())];
-  d->device_type = device.type;
-  d->device_index = device.index;
-  d->dtype = static_cast<bp_dtype>(t.dtype());
-  d->ndim = static_cast<int32_t>(t.dim());
+  std::memcpy(&d->data, &t.call_head(), sizeof(TensorCallHead));
   d->shape = t.sizes().data();
   d->strides = t.strides().data();
 }

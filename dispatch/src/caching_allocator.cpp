@@ -75,6 +75,13 @@ CachingAllocator::Block* CachingAllocator::take_cached(size_t rounded, void* str
 // The smallest non-empty bin whose blocks fit `rounded` (a size class up to 1 MiB).
 CachingAllocator::Block* CachingAllocator::take_small(size_t rounded) {
   const size_t first = rounded / kBinStep - 1;
+  if (Block* b = small_bins_[first]) {  // the common case: a block of exactly this class
+    small_bins_[first] = b->next_free;
+    b->next_free = nullptr;
+    if (small_bins_[first] == nullptr)
+      small_nonempty_[first / 64] &= ~(uint64_t{1} << (first % 64));
+    return b;
+  }
   const size_t last = std::min(kBins, (rounded + rounded / 4) / kBinStep) - 1;
   for (size_t word = first / 64; word <= last / 64; ++word) {
     uint64_t bits = small_nonempty_[word];

@@ -125,7 +125,17 @@ class CachingAllocator final : public Allocator {
   MemoryStats stats_;
 };
 
-// The mode read on every allocation and free (set_allocator_mode).
-AllocatorMode current_allocator_mode();
+// The mode read on every allocation and free (set_allocator_mode): inline, from a
+// constinit atomic that the first read fills in from BACKPLANE_ALLOCATOR (memory.cpp), so
+// programs that never call bp::init() get it too.
+inline constexpr int kAllocatorModeUnread = -1;
+extern constinit std::atomic<int> g_allocator_mode;
+AllocatorMode read_initial_allocator_mode();
+inline AllocatorMode current_allocator_mode() {
+  const int mode = g_allocator_mode.load(std::memory_order_relaxed);
+  if (mode == kAllocatorModeUnread) [[unlikely]]
+    return read_initial_allocator_mode();
+  return static_cast<AllocatorMode>(mode);
+}
 
 }  // namespace bp::detail

@@ -28,11 +28,6 @@ AllocatorMode initial_mode() {
   return AllocatorMode::Caching;
 }
 
-std::atomic<AllocatorMode>& mode_state() {
-  static std::atomic<AllocatorMode> mode{initial_mode()};
-  return mode;
-}
-
 detail::CachingAllocator& allocator_of(Device device) {
   detail::Backend& b = detail::Runtime::get().backend_for(device);
   return *b.allocators[static_cast<size_t>(device.index)];
@@ -41,8 +36,13 @@ detail::CachingAllocator& allocator_of(Device device) {
 }  // namespace
 
 namespace detail {
-AllocatorMode current_allocator_mode() {
-  return mode_state().load(std::memory_order_relaxed);
+constinit std::atomic<int> g_allocator_mode{kAllocatorModeUnread};
+
+AllocatorMode read_initial_allocator_mode() {
+  int expected = kAllocatorModeUnread;
+  // A set_allocator_mode that came first wins; so does another thread's first read.
+  g_allocator_mode.compare_exchange_strong(expected, static_cast<int>(initial_mode()));
+  return static_cast<AllocatorMode>(g_allocator_mode.load());
 }
 }  // namespace detail
 
@@ -57,7 +57,9 @@ std::optional<AllocatorMode> parse_allocator_mode(std::string_view text) {
 }
 
 void set_allocator_mode(AllocatorMode mode) {
-  const AllocatorMode before = mode_state().exchange(mode);
+  (void)detail::current_allocator_mode();  // BACKPLANE_ALLOCATOR's warning, if any, comes first
+  const auto before =
+      static_cast<AllocatorMode>(detail::g_allocator_mode.exchange(static_cast<int>(mode)));
   if (mode == AllocatorMode::Direct && before != AllocatorMode::Direct) empty_cache();
 }
 

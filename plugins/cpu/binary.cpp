@@ -68,8 +68,8 @@ bool short_row(simd::Binary op, const C* a, int64_t as, const C* b, int64_t bs, 
 
 // out[i] = Op(a[i * as], b[i * bs]) on compute values, as and bs in {0, 1}.
 template <typename Op, typename C, typename R>
-void compute_row(const C* a, int64_t as, const C* b, int64_t bs, R* out, int64_t n,
-                 const Params& prm) {
+[[gnu::always_inline]] inline void compute_row(const C* a, int64_t as, const C* b, int64_t bs,
+                                               R* out, int64_t n, const Params& prm) {
   if constexpr (std::is_floating_point_v<C> && std::is_same_v<C, R> && Op::kSimd) {
     const simd::Binary op = Op::simd_op(prm);
     const C alpha = static_cast<C>(prm.alpha);
@@ -88,10 +88,31 @@ inline const Compute<T>* load_operand(const char* src, int64_t stride, int64_t n
   return load_row<T>(src, stride, stride == 0 ? 1 : n, buf);
 }
 
-// One row: p[0] the output, p[1] self, p[2] other (storage type T).
+// One row in blocks of kBlock: operands gathered (and widened to compute values) first, the
+// results stored (and narrowed) after. Out of line: binary_row's dense case stays small.
 template <typename Op, typename T>
-void binary_row(char* const* p, const int64_t* s, int64_t n, bp_dtype out_dtype,
-                const Params& prm) {
+[[gnu::noinline]] void binary_row_blocked(char* const* p, const int64_t* s, int64_t n,
+                                          bp_dtype out_dtype, const Params& prm) {
+  using C = Compute<T>;
+  using RT = typename Op::template Out<T>;
+  using RC = Compute<RT>;
+  C a_buf[kBlock], b_buf[kBlock];
+  RC out_buf[kBlock];
+  for (int64_t i = 0; i < n; i += kBlock) {
+    const int64_t m = std::min(kBlock, n - i);
+    int64_t as = 0, bs = 0;
+    const C* a = load_operand<T>(p[1] + i * s[1], s[1], m, a_buf, &as);
+    const C* b = load_operand<T>(p[2] + i * s[2], s[2], m, b_buf, &bs);
+    compute_row<Op>(a, as, b, bs, out_buf, m, prm);
+    store_row<RT>(out_buf, p[0] + i * s[0], s[0], m, out_dtype);
+  }
+}
+
+// One row: p[0] the output, p[1] self, p[2] other (storage type T). A dense row of compute
+// values (each operand contiguous or one broadcast value) goes straight to compute_row.
+template <typename Op, typename T>
+[[gnu::always_inline]] inline void binary_row(char* const* p, const int64_t* s, int64_t n,
+                                              bp_dtype out_dtype, const Params& prm) {
   using C = Compute<T>;
   using RT = typename Op::template Out<T>;
   using RC = Compute<RT>;
@@ -105,16 +126,7 @@ void binary_row(char* const* p, const int64_t* s, int64_t n, bp_dtype out_dtype,
       return;
     }
   }
-  C a_buf[kBlock], b_buf[kBlock];
-  RC out_buf[kBlock];
-  for (int64_t i = 0; i < n; i += kBlock) {
-    const int64_t m = std::min(kBlock, n - i);
-    int64_t as = 0, bs = 0;
-    const C* a = load_operand<T>(p[1] + i * s[1], s[1], m, a_buf, &as);
-    const C* b = load_operand<T>(p[2] + i * s[2], s[2], m, b_buf, &bs);
-    compute_row<Op>(a, as, b, bs, out_buf, m, prm);
-    store_row<RT>(out_buf, p[0] + i * s[0], s[0], m, out_dtype);
-  }
+  binary_row_blocked<Op, T>(p, s, n, out_dtype, prm);
 }
 
 [[noreturn]] void shapes_differ(const KernelContext& ctx) {

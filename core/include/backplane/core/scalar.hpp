@@ -41,7 +41,7 @@ class Scalar {
   }
   // Truncates a double toward zero (as static_cast), saturating at the int64 range; NaN
   // becomes 0.
-  int64_t to_int() const;
+  int64_t to_int() const { return kind_ == Kind::Int ? i_ : to_int_other(); }
   constexpr bool to_bool() const {
     return kind_ == Kind::Bool ? b_ : kind_ == Kind::Int ? i_ != 0 : d_ != 0.0;
   }
@@ -49,6 +49,8 @@ class Scalar {
   std::string str() const;
 
  private:
+  int64_t to_int_other() const;  // to_int of a bool or a double
+
   Kind kind_;
   union {
     bool b_;

@@ -15,6 +15,19 @@
 
 namespace bp {
 
+// What a kernel call needs of a tensor besides its shape and strides, kept ready in the
+// Tensor (Note [Tensor call head]). Field for field the plugin ABI's bp_tensor from `data`
+// to `ndim` (backplane/plugin.h; core does not include it, dispatch/src/boxing.hpp checks
+// the match), so the dispatcher copies it into a kernel's descriptor in one piece.
+struct TensorCallHead {
+  void* data = nullptr;      // the storage's data (the allocation's base)
+  uint64_t byte_offset = 0;  // storage_offset() * element_size()
+  uint32_t device_type = 0;
+  int32_t device_index = 0;
+  uint8_t dtype = 0;
+  int32_t ndim = 0;
+};
+
 class Tensor {
  public:
   Tensor() = default;  // undefined
@@ -50,7 +63,28 @@ class Tensor {
   // A 0-d tensor made from a Scalar argument: it takes part in type promotion as a Python
   // number would (lowest priority). Views of it are ordinary tensors.
   bool is_wrapped_number() const { return wrapped_number_; }
-  void set_wrapped_number(bool v) { wrapped_number_ = v; }
+  void set_wrapped_number(bool v) {
+    wrapped_number_ = v;
+    fast_key_ = (fast_key_ & ~kKeyWrapped) | (v ? kKeyWrapped : 0u);
+  }
+
+  // Note [Tensor call head]
+  // A small elementwise call costs a few hundred instructions (docs/performance.md), and
+  // working out the same facts of each tensor on every call was a fifth of them. A Tensor
+  // keeps them ready instead, refreshed wherever its metadata changes (the constructor,
+  // set_contiguous, set_wrapped_number; a handle's metadata never changes otherwise):
+  // call_head(), what a kernel's descriptor holds, and fast_key(), what the dispatcher's
+  // elementwise fast path checks, in one word:
+  //   bits 0-5  dtype << 1 | is_wrapped_number()  (the fast path's signature of a tensor)
+  //   bit 6     0-d                  bit 8  some stride is 0 (an expanded tensor)
+  //   bit 7     no elements
+  static constexpr uint32_t kKeyWrapped = 1u << 0;
+  static constexpr uint32_t kKeySignature = 0x3fu;
+  static constexpr uint32_t kKeyZeroDim = 1u << 6;
+  static constexpr uint32_t kKeyEmpty = 1u << 7;
+  static constexpr uint32_t kKeyZeroStride = 1u << 8;
+  const TensorCallHead& call_head() const { return call_head_; }
+  uint32_t fast_key() const { return fast_key_; }
 
   // ---- views: metadata only, sharing storage -------------------------------------------
   // New shape with the same elements; one size may be -1. Throws when the strides cannot
@@ -98,6 +132,8 @@ class Tensor {
 
  private:
   void recompute_numel();
+  // Recomputes call_head_ and fast_key_ from the rest (Note [Tensor call head]).
+  void refresh_call_head();
 
   StoragePtr storage_;
   Shape sizes_;
@@ -106,6 +142,8 @@ class Tensor {
   int64_t numel_ = 0;
   ScalarType dtype_ = ScalarType::Undefined;
   bool wrapped_number_ = false;
+  uint32_t fast_key_ = 0;
+  TensorCallHead call_head_;
 };
 
 using TensorList = std::vector<Tensor>;
