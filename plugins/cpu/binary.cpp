@@ -34,36 +34,42 @@ struct Params {
 constexpr int64_t kShortRow = 4;
 
 // out[i] = op(a[i * as], b[i * bs]) for a row shorter than a vector, where Highway's dispatch
-// and tail handling cost more than the arithmetic (a 1-element add spends ~45 instructions
+// and tail handling cost more than the arithmetic (a 1-element add spent ~45 instructions
 // there). The same IEEE operations one element at a time, fused exactly where simd::binary
 // fuses (a +- alpha * b), so no bit depends on the row's length or the ISA level. Returns
-// false for the ops it leaves to simd::binary.
+// false, having written nothing, for the ops it leaves to simd::binary. Inline, with the
+// switch inside the loop: out of line, its prologue and six loops cost more than one
+// element's work.
 template <typename C>
-bool short_row(simd::Binary op, const C* a, int64_t as, const C* b, int64_t bs, C* out, int64_t n,
-               C alpha) {
+[[gnu::always_inline]] inline bool short_row(simd::Binary op, const C* a, int64_t as, const C* b,
+                                             int64_t bs, C* out, int64_t n, C alpha) {
   using simd::Binary;
-  switch (op) {
-    case Binary::kAdd:
-      for (int64_t i = 0; i < n; ++i) out[i] = a[i * as] + b[i * bs];
-      return true;
-    case Binary::kSub:
-      for (int64_t i = 0; i < n; ++i) out[i] = a[i * as] - b[i * bs];
-      return true;
-    case Binary::kMul:
-      for (int64_t i = 0; i < n; ++i) out[i] = a[i * as] * b[i * bs];
-      return true;
-    case Binary::kDiv:
-      for (int64_t i = 0; i < n; ++i) out[i] = a[i * as] / b[i * bs];
-      return true;
-    case Binary::kAddScaled:
-      for (int64_t i = 0; i < n; ++i) out[i] = std::fma(alpha, b[i * bs], a[i * as]);
-      return true;
-    case Binary::kSubScaled:
-      for (int64_t i = 0; i < n; ++i) out[i] = std::fma(-alpha, b[i * bs], a[i * as]);
-      return true;
-    default:
-      return false;  // maximum, minimum: their NaN and signed-zero rules stay in one place
+  for (int64_t i = 0; i < n; ++i) {
+    const C x = a[i * as], y = b[i * bs];
+    switch (op) {
+      case Binary::kAdd:
+        out[i] = x + y;
+        break;
+      case Binary::kSub:
+        out[i] = x - y;
+        break;
+      case Binary::kMul:
+        out[i] = x * y;
+        break;
+      case Binary::kDiv:
+        out[i] = x / y;
+        break;
+      case Binary::kAddScaled:
+        out[i] = std::fma(alpha, y, x);
+        break;
+      case Binary::kSubScaled:
+        out[i] = std::fma(-alpha, y, x);
+        break;
+      default:
+        return false;  // maximum, minimum: their NaN and signed-zero rules stay in one place
+    }
   }
+  return true;
 }
 
 // out[i] = Op(a[i * as], b[i * bs]) on compute values, as and bs in {0, 1}.
