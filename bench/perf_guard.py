@@ -28,7 +28,9 @@ def main():
     parser.add_argument("--binary", required=True, help="bench_add_one_element")
     parser.add_argument("--budgets", default=os.path.join(here, "budgets.toml"))
     parser.add_argument("--valgrind", default="valgrind")
-    parser.add_argument("--preload", help="LD_PRELOAD under valgrind (bench_valgrind_hwy_shim)")
+    parser.add_argument("--preload",
+                        help="LD_PRELOAD under valgrind (none is needed: bench_add_one_element "
+                             "does not load libhwy, which bench_valgrind_hwy_shim is for)")
     parser.add_argument("--only", action="append", default=[],
                         help="check only this entry (device/function), repeatable")
     args = parser.parse_args()

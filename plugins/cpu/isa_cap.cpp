@@ -39,24 +39,6 @@ bool parse_level(std::string_view text, IsaLevel& out) {
   return false;
 }
 
-// The Highway targets better than `level`: disabling them caps the dispatch at `level`.
-// Lower bits are better targets in Highway; HWY_EMU128 is its portable baseline.
-int64_t highway_targets_above(IsaLevel level) {
-  switch (level) {
-    case IsaLevel::kNative:
-      return 0;
-    case IsaLevel::kAvx512:
-      return HWY_AVX3 - 1;  // AVX3_DL, AVX3_ZEN4, AVX3_SPR: later AVX-512 extensions
-    case IsaLevel::kAvx2:
-      return HWY_AVX2 - 1;
-    case IsaLevel::kSse4:
-      return HWY_SSE4 - 1;
-    case IsaLevel::kScalar:
-      return HWY_EMU128 - 1;
-  }
-  return 0;
-}
-
 // The best level this CPU runs, from Highway's CPU detection with nothing disabled.
 IsaLevel detect_cpu_best() {
   hwy::DisableTargets(0);

@@ -8,7 +8,9 @@
 
 #include <backplane/plugin.h>
 #include <dnnl_types.h>
+#include <hwy/detect_targets.h>
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -19,6 +21,26 @@ enum class IsaLevel { kNative, kAvx512, kAvx2, kSse4, kScalar };
 
 // "native", "avx512", "avx2", "sse4", "scalar".
 const char* isa_level_name(IsaLevel level);
+
+// The Highway targets better than `level`: hwy::DisableTargets of them caps the dispatch at
+// `level`. Lower bits are better targets in Highway; HWY_EMU128 is its portable baseline
+// (HWY_SCALAR when g++ < 12.3 builds the plugin). In the header for
+// tests/cpu/test_cpu_highway_targets.cpp.
+constexpr int64_t highway_targets_above(IsaLevel level) {
+  switch (level) {
+    case IsaLevel::kNative:
+      return 0;
+    case IsaLevel::kAvx512:
+      return HWY_AVX3 - 1;  // AVX3_DL, AVX3_ZEN4, AVX3_SPR: later AVX-512 extensions
+    case IsaLevel::kAvx2:
+      return HWY_AVX2 - 1;
+    case IsaLevel::kSse4:
+      return HWY_SSE4 - 1;
+    case IsaLevel::kScalar:
+      return HWY_EMU128 - 1;
+  }
+  return 0;
+}
 
 // Reads the cap (BACKPLANE_CPU_ISA over the option `isa` of `options`, the plugin's options
 // text, TOML) and caps Highway at it. Called first in init, before any Highway dispatch.
