@@ -39,7 +39,7 @@ class CallFrame {
 
 bp_tensor describe_tensor(const Tensor& t);
 
-// Note [Tensor call head] (core/tensor.hpp): the head a Tensor keeps ready is bp_tensor's
+// Note [Tensor call head] (backplane/core/tensor.hpp): the head a Tensor keeps ready is bp_tensor's
 // run of fields from `data` to `ndim`, so describe_tensor copies it in one piece.
 static_assert(offsetof(bp_tensor, ndim) + sizeof(int32_t) - offsetof(bp_tensor, data) ==
               sizeof(TensorCallHead));
