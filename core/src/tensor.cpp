@@ -136,6 +136,21 @@ std::optional<Shape> compute_view_strides(IntArrayRef old_shape, IntArrayRef old
 
 }  // namespace
 
+void Tensor::set_call_head(bool zero_stride) {
+  // Only defined tensors come here (the constructor and set_contiguous check the storage),
+  // so the dtype is valid.
+  const Device device = storage_->device();
+  call_head_ = TensorCallHead{storage_->data(),
+                              static_cast<uint64_t>(offset_) * bp::element_size(dtype_),
+                              device.type,
+                              device.index,
+                              static_cast<uint8_t>(dtype_),
+                              static_cast<int32_t>(sizes_.size())};
+  fast_key_ = static_cast<uint32_t>(dtype_) << 1 | (wrapped_number_ ? kKeyWrapped : 0u) |
+              (sizes_.empty() ? kKeyZeroDim : 0u) | (numel_ == 0 ? kKeyEmpty : 0u) |
+              (zero_stride ? kKeyZeroStride : 0u);
+}
+
 Tensor::Tensor(StoragePtr storage, Shape sizes, Shape strides, int64_t storage_offset,
                ScalarType dtype)
     : storage_(std::move(storage)),
@@ -194,14 +209,9 @@ void Tensor::set_contiguous(StoragePtr storage, IntArrayRef sizes, ScalarType dt
   numel_ = numel;
   dtype_ = dtype;
   wrapped_number_ = false;
-  // What refresh_call_head would compute, from the facts at hand (this runs on every
-  // allocating op).
-  const Device device = storage_->device();
-  call_head_ = TensorCallHead{
-      storage_->data(),       0, device.type, device.index, static_cast<uint8_t>(dtype),
-      static_cast<int32_t>(n)};
-  fast_key_ = static_cast<uint32_t>(dtype) << 1 | (n == 0 ? kKeyZeroDim : 0u) |
-              (numel == 0 ? kKeyEmpty : 0u) | (zero_stride ? kKeyZeroStride : 0u);
+  // refresh_call_head's work, but for the strides' scan, which the loop above did (this
+  // runs on every allocating op).
+  set_call_head(zero_stride);
 }
 
 void Tensor::recompute_numel() {
@@ -209,21 +219,9 @@ void Tensor::recompute_numel() {
 }
 
 void Tensor::refresh_call_head() {
-  // Only defined tensors come here (the constructor and set_contiguous check the storage),
-  // so the dtype is valid.
-  const Device device = storage_->device();
-  call_head_.data = storage_->data();
-  call_head_.byte_offset = static_cast<uint64_t>(offset_) * bp::element_size(dtype_);
-  call_head_.device_type = device.type;
-  call_head_.device_index = device.index;
-  call_head_.dtype = static_cast<uint8_t>(dtype_);
-  call_head_.ndim = static_cast<int32_t>(sizes_.size());
-  uint32_t key = static_cast<uint32_t>(dtype_) << 1 | (wrapped_number_ ? kKeyWrapped : 0u);
-  if (sizes_.empty()) key |= kKeyZeroDim;
-  if (numel_ == 0) key |= kKeyEmpty;
-  for (const int64_t stride : strides_)
-    if (stride == 0) key |= kKeyZeroStride;
-  fast_key_ = key;
+  bool zero_stride = false;
+  for (const int64_t stride : strides_) zero_stride |= stride == 0;
+  set_call_head(zero_stride);
 }
 
 // Every accessor below that needs the storage says which call met an undefined tensor.

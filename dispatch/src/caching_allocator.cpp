@@ -75,27 +75,24 @@ CachingAllocator::Block* CachingAllocator::take_cached(size_t rounded, void* str
 // The smallest non-empty bin whose blocks fit `rounded` (a size class up to 1 MiB).
 CachingAllocator::Block* CachingAllocator::take_small(size_t rounded) {
   const size_t first = rounded / kBinStep - 1;
-  if (Block* b = small_bins_[first]) {  // the common case: a block of exactly this class
-    small_bins_[first] = b->next_free;
-    b->next_free = nullptr;
-    if (small_bins_[first] == nullptr)
-      small_nonempty_[first / 64] &= ~(uint64_t{1} << (first % 64));
-    return b;
-  }
+  if (small_bins_[first]) return pop_small(first);  // the common case: exactly this class
   const size_t last = std::min(kBins, (rounded + rounded / 4) / kBinStep) - 1;
   for (size_t word = first / 64; word <= last / 64; ++word) {
     uint64_t bits = small_nonempty_[word];
     if (word == first / 64) bits &= ~uint64_t{0} << (first % 64);
     if (bits == 0) continue;
     const size_t bin = word * 64 + static_cast<size_t>(std::countr_zero(bits));
-    if (bin > last) return nullptr;
-    Block* b = small_bins_[bin];
-    small_bins_[bin] = b->next_free;
-    b->next_free = nullptr;
-    if (small_bins_[bin] == nullptr) small_nonempty_[word] &= ~(uint64_t{1} << (bin % 64));
-    return b;
+    return bin <= last ? pop_small(bin) : nullptr;
   }
   return nullptr;
+}
+
+CachingAllocator::Block* CachingAllocator::pop_small(size_t bin) {
+  Block* b = small_bins_[bin];
+  small_bins_[bin] = b->next_free;
+  b->next_free = nullptr;
+  if (small_bins_[bin] == nullptr) small_nonempty_[bin / 64] &= ~(uint64_t{1} << (bin % 64));
+  return b;
 }
 
 bool CachingAllocator::keep_small(Block* block) {

@@ -98,6 +98,7 @@ class CachingAllocator final : public Allocator {
   void free_block(Block* block);
   Block* take_cached(size_t rounded, void* stream);  // mu_ held
   Block* take_small(size_t rounded);                 // mu_ held; NULL stream, <= 1 MiB
+  Block* pop_small(size_t bin);                      // mu_ held; the bin is not empty
   bool keep_small(Block* block);                     // mu_ held; false: not for a bin
   void free_small_bins();                            // mu_ held; plugin_free on each
   StreamPool& pool(void* stream);                    // mu_ held

@@ -163,8 +163,7 @@ Tensor from_dlpack(DLManagedTensor* managed) {
     auto* m = static_cast<DLManagedTensor*>(ctx);
     if (m->deleter) m->deleter(m);
   });
-  auto storage =
-      detail::make_storage(std::move(data), static_cast<size_t>(nbytes), device, true);
+  auto storage = detail::make_storage(std::move(data), static_cast<size_t>(nbytes), device, true);
   return Tensor(std::move(storage), std::move(sizes), std::move(strides),
                 static_cast<int64_t>(dl.byte_offset / elsize), dtype);
 }

@@ -54,17 +54,14 @@ struct StorageChunks {
     ::operator delete(chunk);
   }
 
- private:
-  // Registers this thread's list for emptying when the thread ends (once per thread).
-  static void watch_thread();
-
- public:
   // Gives this thread's chunks to operator delete and closes its list (at thread exit): a
   // Storage freed later by another thread_local destructor of the thread goes to operator
   // delete.
   static void close_this_thread();
 
  private:
+  // Registers this thread's list for emptying when the thread ends (once per thread).
+  static void watch_thread();
   // Trivially initialised and initial-exec, as t_calls (calls_in_flight.hpp): no TLS
   // wrapper on the hot path.
   static thread_local constinit List t_list __attribute__((tls_model("initial-exec")));

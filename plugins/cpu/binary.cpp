@@ -30,48 +30,6 @@ struct Params {
   Rounding mode = Rounding::kNone;
 };
 
-// Rows of at most this many elements skip the SIMD call (short_row).
-constexpr int64_t kShortRow = 4;
-
-// out[i] = op(a[i * as], b[i * bs]) for a row shorter than a vector, where Highway's dispatch
-// and tail handling cost more than the arithmetic (a 1-element add spent ~45 instructions
-// there). The same IEEE operations one element at a time, fused exactly where simd::binary
-// fuses (a +- alpha * b), so no bit depends on the row's length or the ISA level. Returns
-// false, having written nothing, for the ops it leaves to simd::binary. Inline, with the
-// switch inside the loop: out of line, its prologue and six loops cost more than one
-// element's work.
-template <typename C>
-[[gnu::always_inline]] inline bool short_row(simd::Binary op, const C* a, int64_t as, const C* b,
-                                             int64_t bs, C* out, int64_t n, C alpha) {
-  using simd::Binary;
-  for (int64_t i = 0; i < n; ++i) {
-    const C x = a[i * as], y = b[i * bs];
-    switch (op) {
-      case Binary::kAdd:
-        out[i] = x + y;
-        break;
-      case Binary::kSub:
-        out[i] = x - y;
-        break;
-      case Binary::kMul:
-        out[i] = x * y;
-        break;
-      case Binary::kDiv:
-        out[i] = x / y;
-        break;
-      case Binary::kAddScaled:
-        out[i] = std::fma(alpha, y, x);
-        break;
-      case Binary::kSubScaled:
-        out[i] = std::fma(-alpha, y, x);
-        break;
-      default:
-        return false;  // maximum, minimum: their NaN and signed-zero rules stay in one place
-    }
-  }
-  return true;
-}
-
 // out[i] = Op(a[i * as], b[i * bs]) on compute values, as and bs in {0, 1}.
 template <typename Op, typename C, typename R>
 [[gnu::always_inline]] inline void compute_row(const C* a, int64_t as, const C* b, int64_t bs,
@@ -79,7 +37,7 @@ template <typename Op, typename C, typename R>
   if constexpr (std::is_floating_point_v<C> && std::is_same_v<C, R> && Op::kSimd) {
     const simd::Binary op = Op::simd_op(prm);
     const C alpha = static_cast<C>(prm.alpha);
-    if (n <= kShortRow && short_row(op, a, as, b, bs, out, n, alpha)) return;
+    if (n <= simd::kShortRow && simd::short_binary(op, a, as, b, bs, out, n, alpha)) return;
     simd::binary(op, a, as, b, bs, out, n, alpha);
   } else {
     for (int64_t i = 0; i < n; ++i) out[i] = Op::scalar(a[i * as], b[i * bs], prm);
@@ -386,14 +344,7 @@ struct Binary<op::AddSub<kSub>> {
                   std::string(ctx.op_name()) +
                       ": for integral input tensors, argument 'alpha' must not be a floating "
                       "point number");
-    // An integer alpha always fits f32 and f64: only the other cases need the checked
-    // conversion (out of line).
-    T alpha;
-    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>)
-      alpha = alpha_v.is_integral() ? static_cast<T>(alpha_v.to_int())
-                                    : alpha_v.checked_to<T>(ctx.op_name(), "alpha");
-    else
-      alpha = alpha_v.checked_to<T>(ctx.op_name(), "alpha");
+    const T alpha = alpha_v.checked_to<T>(ctx.op_name(), "alpha");
     Params prm;
     if constexpr (std::is_same_v<T, bool>) {
       prm.alpha_b = alpha;

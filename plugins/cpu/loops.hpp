@@ -190,7 +190,8 @@ void for_each_row(const StridedIter<N>& it, Loop&& loop) {
 // (row-major contiguous) over the output's shape and there are too few elements for more
 // than one thread, the whole call is one row. Returns false when it is not that case.
 template <int N, typename Loop>
-bool run_dense_small(const bp_tensor* const (&ts)[N], const int64_t (&itemsize)[N], Loop& loop) {
+[[gnu::always_inline]] inline bool run_dense_small(const bp_tensor* const (&ts)[N],
+                                                   const int64_t (&itemsize)[N], Loop& loop) {
   const bp_tensor* out = ts[0];
   for (int k = 1; k < N; ++k)
     if (ts[k]->ndim != out->ndim) return false;
@@ -213,15 +214,25 @@ bool run_dense_small(const bp_tensor* const (&ts)[N], const int64_t (&itemsize)[
   return true;
 }
 
-// make_iter and for_each_row, taking run_dense_small's shortcut when it applies. Returns
-// false when the shapes differ (as make_iter).
+// for_each_row_of without the shortcut: make_iter and for_each_row. Out of line, so that
+// what each kernel inlines is only the shortcut (the compiler's own choice moved with the
+// size of the calling kernel, and with it ~50 instructions of a 1-element add).
 template <int N, typename Loop>
-bool for_each_row_of(const bp_tensor* const (&ts)[N], const int64_t (&itemsize)[N], Loop&& loop) {
-  if (run_dense_small(ts, itemsize, loop)) return true;
+[[gnu::noinline]] bool for_each_row_iterated(const bp_tensor* const (&ts)[N],
+                                             const int64_t (&itemsize)[N], Loop& loop) {
   StridedIter<N> it;
   if (!make_iter(it, ts, itemsize)) return false;
   for_each_row(it, loop);
   return true;
+}
+
+// make_iter and for_each_row, taking run_dense_small's shortcut when it applies. Returns
+// false when the shapes differ (as make_iter).
+template <int N, typename Loop>
+[[gnu::always_inline]] inline bool for_each_row_of(const bp_tensor* const (&ts)[N],
+                                                   const int64_t (&itemsize)[N], Loop&& loop) {
+  if (run_dense_small(ts, itemsize, loop)) return true;
+  return for_each_row_iterated(ts, itemsize, loop);
 }
 
 }  // namespace bp::cpu

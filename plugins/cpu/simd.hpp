@@ -6,6 +6,7 @@
 // these loops through blocks converted to f32 by the kernels (binary.cpp, unary.cpp).
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 
 namespace bp::cpu::simd {
@@ -27,6 +28,48 @@ void binary(Binary op, const float* a, int64_t a_step, const float* b, int64_t b
             int64_t n, float alpha);
 void binary(Binary op, const double* a, int64_t a_step, const double* b, int64_t b_step,
             double* out, int64_t n, double alpha);
+
+// Rows of at most this many elements skip the dynamic dispatch (it costs more than a few
+// elements, which the vector loops would do one lane at a time anyway): short_binary.
+constexpr int64_t kShortRow = 4;
+
+// out[i] = op(a[i * as], b[i * bs]) for a short row, in plain C++, for the ops whose one-lane
+// result is the same as the vector loops': +, -, *, / are exact IEEE operations, and the
+// scaled forms are one fused multiply-add, as hn::MulAdd / hn::NegMulAdd compute them, so no
+// bit depends on the row's length or the ISA level. Returns false, having written nothing,
+// for the other ops (maximum, minimum). binary() tries it first; kernels call it inline
+// before binary() (binary.cpp), since the call alone costs more than one element's work.
+// The switch sits inside the loop: six loops would give it a prologue as large.
+template <typename C>
+[[gnu::always_inline]] inline bool short_binary(Binary op, const C* a, int64_t as, const C* b,
+                                                int64_t bs, C* out, int64_t n, C alpha) {
+  for (int64_t i = 0; i < n; ++i) {
+    const C x = a[i * as], y = b[i * bs];
+    switch (op) {
+      case Binary::kAdd:
+        out[i] = x + y;
+        break;
+      case Binary::kSub:
+        out[i] = x - y;
+        break;
+      case Binary::kMul:
+        out[i] = x * y;
+        break;
+      case Binary::kDiv:
+        out[i] = x / y;
+        break;
+      case Binary::kAddScaled:
+        out[i] = std::fma(alpha, y, x);
+        break;
+      case Binary::kSubScaled:
+        out[i] = std::fma(-alpha, y, x);
+        break;
+      default:
+        return false;  // maximum, minimum: their NaN and signed-zero rules stay in one place
+    }
+  }
+  return true;
+}
 
 enum class Unary : int {
   kNeg,

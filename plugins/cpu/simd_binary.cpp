@@ -193,55 +193,14 @@ HWY_EXPORT(BinaryF32);
 HWY_EXPORT(BinaryF64);
 HWY_EXPORT(CurrentTarget);
 
-namespace {
-
-// Rows shorter than this skip the dynamic dispatch (it costs more than a few elements):
-// the vector loops would do them one lane at a time anyway.
-constexpr int64_t kShortRow = 4;
-
-// A short row in plain C++, for the ops whose one-lane result is the same: +, -, *, / are
-// exact IEEE operations, and the scaled forms are one fused multiply-add, as
-// hn::MulAdd / hn::NegMulAdd compute them. False for the other ops (maximum, minimum).
-template <typename T>
-bool short_row(Binary op, const T* a, int64_t a_step, const T* b, int64_t b_step, T* out, int64_t n,
-               T alpha) {
-  auto each = [&](auto f) {
-    for (int64_t i = 0; i < n; ++i) out[i] = f(a[i * a_step], b[i * b_step]);
-  };
-  switch (op) {
-    case Binary::kAdd:
-      each([](T x, T y) { return x + y; });
-      return true;
-    case Binary::kSub:
-      each([](T x, T y) { return x - y; });
-      return true;
-    case Binary::kAddScaled:
-      each([alpha](T x, T y) { return std::fma(alpha, y, x); });
-      return true;
-    case Binary::kSubScaled:
-      each([alpha](T x, T y) { return std::fma(-alpha, y, x); });
-      return true;
-    case Binary::kMul:
-      each([](T x, T y) { return x * y; });
-      return true;
-    case Binary::kDiv:
-      each([](T x, T y) { return x / y; });
-      return true;
-    default:
-      return false;
-  }
-}
-
-}  // namespace
-
 void binary(Binary op, const float* a, int64_t a_step, const float* b, int64_t b_step, float* out,
             int64_t n, float alpha) {
-  if (n < kShortRow && short_row(op, a, a_step, b, b_step, out, n, alpha)) return;
+  if (n <= kShortRow && short_binary(op, a, a_step, b, b_step, out, n, alpha)) return;
   HWY_DYNAMIC_DISPATCH(BinaryF32)(static_cast<int>(op), a, a_step, b, b_step, out, n, alpha);
 }
 void binary(Binary op, const double* a, int64_t a_step, const double* b, int64_t b_step,
             double* out, int64_t n, double alpha) {
-  if (n < kShortRow && short_row(op, a, a_step, b, b_step, out, n, alpha)) return;
+  if (n <= kShortRow && short_binary(op, a, a_step, b, b_step, out, n, alpha)) return;
   HWY_DYNAMIC_DISPATCH(BinaryF64)(static_cast<int>(op), a, a_step, b, b_step, out, n, alpha);
 }
 const char* target_name() {

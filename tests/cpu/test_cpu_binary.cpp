@@ -225,8 +225,8 @@ TEST_CASE("cpu integer division wraps INT_MIN / -1 and floors toward -inf") {
   }
 }
 
-// Rows of up to 4 elements skip the SIMD loops (short_row in plugins/cpu/binary.cpp): each
-// element must come out bit for bit as it does inside a long row, where the SIMD loops
+// Rows of up to 4 elements skip the SIMD loops (simd::short_binary in plugins/cpu/simd.hpp):
+// each element must come out bit for bit as it does inside a long row, where the SIMD loops
 // compute it, fused multiply-add for alpha included.
 TEST_CASE("cpu short rows give the bits of the same elements in a long row") {
   const Device cpu = cpu_device();

@@ -100,6 +100,18 @@ TEST_CASE("Scalar::checked_to names the op, the argument, the value and the type
         "overflow");
   CHECK(value.checked_to<int16_t>("fill_.Scalar", "value") == 300);
   CHECK(sdk::Scalar(float_value(0.5)).text() == "0.5");
+  // An integer into f32/f64 takes checked_to's inline shortcut: the same value, rounded
+  // once, as checked_convert gives (2^24 + 1 and 2^53 + 1 round to even; -2^63 is exact).
+  for (const int64_t i : {int64_t{16777217}, (int64_t{1} << 53) + 1, int64_t{-7},
+                          std::numeric_limits<int64_t>::min()}) {
+    CAPTURE(i);
+    float f32 = 0;
+    double f64 = 0;
+    REQUIRE(sdk::checked_convert(int_value(i), &f32));
+    REQUIRE(sdk::checked_convert(int_value(i), &f64));
+    CHECK(sdk::Scalar(int_value(i)).checked_to<float>("add.Tensor", "alpha") == f32);
+    CHECK(sdk::Scalar(int_value(i)).checked_to<double>("add.Tensor", "alpha") == f64);
+  }
 }
 
 TEST_CASE("integer math wraps like PyTorch's") {

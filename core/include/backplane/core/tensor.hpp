@@ -134,6 +134,9 @@ class Tensor {
   void recompute_numel();
   // Recomputes call_head_ and fast_key_ from the rest (Note [Tensor call head]).
   void refresh_call_head();
+  // The same, given whether some stride is 0 (a caller that made the strides knows).
+  // Inline, defined and used in tensor.cpp only: set_contiguous runs on every allocating op.
+  [[gnu::always_inline]] inline void set_call_head(bool zero_stride);
 
   StoragePtr storage_;
   Shape sizes_;

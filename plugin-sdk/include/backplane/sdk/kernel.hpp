@@ -69,6 +69,19 @@ class Scalar {
   // without overflow" when the value does not fit T.
   template <typename T>
   T checked_to(const char* op_name, const char* arg_name) const {
+    // An integer always fits f32 and f64 (their range exceeds int64's) and rounds once, as
+    // checked_convert rounds it: inline, with no check (alpha on every add and sub).
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>)
+      if (is_integral()) return static_cast<T>(v_.u.i);
+    return checked_to_any<T>(op_name, arg_name);
+  }
+  // "300", "0.5", "True": the value as Python prints it, for messages.
+  std::string text() const { return scalar_text(v_); }
+  const bp_value& value() const { return v_; }
+
+ private:
+  template <typename T>
+  [[gnu::noinline]] T checked_to_any(const char* op_name, const char* arg_name) const {
     T out{};
     if (!checked_convert<T>(v_, &out))
       throw Error(BP_ERR_INVALID_ARGUMENT, std::string(op_name) + ": argument '" + arg_name +
@@ -77,11 +90,7 @@ class Scalar {
                                                dtype_name(dtype_of<T>()) + " without overflow");
     return out;
   }
-  // "300", "0.5", "True": the value as Python prints it, for messages.
-  std::string text() const { return scalar_text(v_); }
-  const bp_value& value() const { return v_; }
 
- private:
   bp_value v_;
 };
 
