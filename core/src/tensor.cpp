@@ -136,7 +136,7 @@ std::optional<Shape> compute_view_strides(IntArrayRef old_shape, IntArrayRef old
 
 }  // namespace
 
-void Tensor::set_call_head(bool zero_stride) {
+void Tensor::set_call_head(bool zero_stride, bool contiguous) {
   // Only defined tensors come here (the constructor and set_contiguous check the storage),
   // so the dtype is valid.
   const Device device = storage_->device();
@@ -148,7 +148,7 @@ void Tensor::set_call_head(bool zero_stride) {
                               static_cast<int32_t>(sizes_.size())};
   fast_key_ = static_cast<uint32_t>(dtype_) << 1 | (wrapped_number_ ? kKeyWrapped : 0u) |
               (sizes_.empty() ? kKeyZeroDim : 0u) | (numel_ == 0 ? kKeyEmpty : 0u) |
-              (zero_stride ? kKeyZeroStride : 0u);
+              (zero_stride ? kKeyZeroStride : 0u) | (contiguous ? kKeyContiguous : 0u);
 }
 
 Tensor::Tensor(StoragePtr storage, Shape sizes, Shape strides, int64_t storage_offset,
@@ -167,6 +167,34 @@ Tensor Tensor::contiguous_over(StoragePtr storage, IntArrayRef sizes, ScalarType
   Tensor t;
   t.set_contiguous(std::move(storage), sizes, dtype);
   return t;
+}
+
+void Tensor::finish_contiguous(const int64_t* sizes, size_t n, int64_t numel, ScalarType dtype) {
+  // Every element is written below: default_init skips the zero fill (a memset call). One
+  // loop writes both (an assign of the sizes calls memmove).
+  sizes_.resize(n, boost::container::default_init);
+  strides_.resize(n, boost::container::default_init);
+  // Dense strides, innermost first; a size-0 dim does not zero the strides before it (as
+  // contiguous_strides and PyTorch). They can only overflow for an empty tensor, whose
+  // strides are never used: wrapping arithmetic keeps that defined.
+  uint64_t stride = 1;
+  bool zero_stride = false;
+  int64_t* out_sizes = sizes_.data();
+  int64_t* strides = strides_.data();
+  for (size_t i = n; i-- > 0;) {
+    const int64_t size = sizes[i];  // read once: out_sizes may alias sizes
+    out_sizes[i] = size;
+    strides[i] = static_cast<int64_t>(stride);
+    zero_stride |= stride == 0;
+    stride *= static_cast<uint64_t>(std::max<int64_t>(size, 1));
+  }
+  offset_ = 0;
+  numel_ = numel;
+  dtype_ = dtype;
+  wrapped_number_ = false;
+  // refresh_call_head's work, but for the strides' scan, which the loop above did (this
+  // runs on every allocating op).
+  set_call_head(zero_stride, /*contiguous=*/true);
 }
 
 void Tensor::set_contiguous(StoragePtr storage, IntArrayRef sizes, ScalarType dtype) {
@@ -188,30 +216,21 @@ void Tensor::set_contiguous(StoragePtr storage, IntArrayRef sizes, ScalarType dt
   // The checks have passed, so a refused call leaves the handle as it was (below, only a
   // shape of more than 6 dims allocates, and could throw std::bad_alloc).
   storage_ = std::move(storage);
-  const size_t n = sizes.size();
-  // Every element is written below: default_init skips the zero fill (a memset call).
-  sizes_.resize(n, boost::container::default_init);
-  strides_.resize(n, boost::container::default_init);
-  // Dense strides, innermost first; a size-0 dim does not zero the strides before it (as
-  // contiguous_strides and PyTorch). They can only overflow for an empty tensor, whose
-  // strides are never used: wrapping arithmetic keeps that defined.
-  uint64_t stride = 1;
-  bool zero_stride = false;
-  int64_t* out_sizes = sizes_.data();
-  int64_t* out_strides = strides_.data();
-  for (size_t i = n; i-- > 0;) {
-    out_sizes[i] = sizes[i];
-    out_strides[i] = static_cast<int64_t>(stride);
-    zero_stride |= stride == 0;
-    stride *= static_cast<uint64_t>(std::max<int64_t>(sizes[i], 1));
-  }
-  offset_ = 0;
-  numel_ = numel;
-  dtype_ = dtype;
-  wrapped_number_ = false;
-  // refresh_call_head's work, but for the strides' scan, which the loop above did (this
-  // runs on every allocating op).
-  set_call_head(zero_stride);
+  finish_contiguous(sizes.data(), sizes.size(), numel, dtype);
+}
+
+void Tensor::set_contiguous_like(StoragePtr storage, const Tensor& like, ScalarType dtype) {
+  BP_CHECK(storage != nullptr, ErrorCode::InvalidArgument, "Tensor: storage is null");
+  const uint64_t elsize = bp::element_size(dtype);  // throws for an invalid dtype
+  const int64_t numel = like.numel_;
+  // Element sizes are powers of two (never 0): a shift where set_contiguous divides.
+  BP_CHECK(static_cast<uint64_t>(numel) <= storage->nbytes() >> __builtin_ctzll(elsize),
+           ErrorCode::InvalidArgument,
+           "Tensor: {} elements of {} do not fit the storage's {} bytes", numel, dtype_name(dtype),
+           storage->nbytes());
+  storage_ = std::move(storage);
+  // (When `like` is this handle, its sizes are copied onto themselves.)
+  finish_contiguous(like.sizes_.data(), like.sizes_.size(), numel, dtype);
 }
 
 void Tensor::recompute_numel() {
@@ -221,7 +240,7 @@ void Tensor::recompute_numel() {
 void Tensor::refresh_call_head() {
   bool zero_stride = false;
   for (const int64_t stride : strides_) zero_stride |= stride == 0;
-  set_call_head(zero_stride);
+  set_call_head(zero_stride, bp::is_contiguous(as_ref(sizes_), as_ref(strides_)));
 }
 
 // Every accessor below that needs the storage says which call met an undefined tensor.

@@ -66,7 +66,10 @@ static_assert(sizeof(bp_dtype) == sizeof(TensorCallHead::dtype) &&
 
 // A Scalar as the kernel sees it: BP_VALUE_BOOL, BP_VALUE_INT or BP_VALUE_FLOAT.
 inline bp_value box_scalar(const Scalar& s) {
-  bp_value v{};
+  bp_value v;
+  // The union's second word, so that every member a plugin may read is defined (a `{}`
+  // initialiser zeroes all 24 bytes, a loop of stores on the fast path).
+  v.u.list.count = 0;
   if (s.is_bool()) {
     v.tag = BP_VALUE_BOOL;
     v.u.b = s.to_bool();

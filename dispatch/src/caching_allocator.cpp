@@ -44,10 +44,17 @@ bp_status plugin_alloc(const Backend& backend, int32_t index, size_t n, void** p
 
 }  // namespace
 
-size_t CachingAllocator::round_size(size_t bytes) {
+namespace {
+// round_size, inlined into allocate.
+[[gnu::always_inline]] inline size_t rounded(size_t bytes) {
   if (bytes <= kSmallLimit) return std::max(kMinBlock, round_up(bytes, kMinBlock));
   if (bytes < kQuarterLimit) return round_up(bytes, std::bit_floor(bytes) / 4);
   return round_up(bytes, kLargeStep);
+}
+}  // namespace
+
+size_t CachingAllocator::round_size(size_t bytes) {
+  return rounded(bytes);
 }
 
 CachingAllocator::StreamPool& CachingAllocator::pool(void* stream) {
@@ -87,7 +94,8 @@ CachingAllocator::Block* CachingAllocator::take_small(size_t rounded) {
   return nullptr;
 }
 
-CachingAllocator::Block* CachingAllocator::pop_small(size_t bin) {
+// Inline (as keep_small): every small allocation and free runs it.
+[[gnu::always_inline]] inline CachingAllocator::Block* CachingAllocator::pop_small(size_t bin) {
   Block* b = small_bins_[bin];
   small_bins_[bin] = b->next_free;
   b->next_free = nullptr;
@@ -95,7 +103,7 @@ CachingAllocator::Block* CachingAllocator::pop_small(size_t bin) {
   return b;
 }
 
-bool CachingAllocator::keep_small(Block* block) {
+[[gnu::always_inline]] inline bool CachingAllocator::keep_small(Block* block) {
   if (block->stream != nullptr || block->size > kSmallLimit || block->size % kBinStep != 0)
     return false;
   const size_t bin = block->size / kBinStep - 1;
@@ -128,11 +136,20 @@ CachingAllocator::Block* CachingAllocator::new_record() {
 
 DataPtr CachingAllocator::allocate(size_t bytes, void* stream) {
   const bool caching = current_allocator_mode() == AllocatorMode::Caching;
-  const size_t size = caching ? round_size(bytes) : bytes;
+  const size_t size = caching ? rounded(bytes) : bytes;
   std::lock_guard lock(mu_);
   if (closed_) [[unlikely]]
     throw_unloaded();
-  Block* block = caching ? take_cached(size, stream) : nullptr;
+  Block* block = nullptr;
+  if (caching) {
+    // The common case inline: a free block of exactly this size class (Note [Small-block
+    // bins]); take_cached looks further.
+    const size_t bin = size / kBinStep - 1;
+    if (stream == nullptr && size <= kSmallLimit && small_bins_[bin] != nullptr)
+      block = pop_small(bin);
+    else
+      block = take_cached(size, stream);
+  }
   if (block) {
     ++stats_.cache_hits;
     --stats_.cached_blocks;

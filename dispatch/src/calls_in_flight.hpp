@@ -37,11 +37,13 @@ extern thread_local constinit ThreadCalls* t_calls __attribute__((tls_model("ini
 
 class PluginCallScope {
  public:
-  PluginCallScope() : calls_(t_calls ? *t_calls : register_this_thread()) {
+  // always_inline, as the destructor: both run on every call, and inside the fast path's
+  // large inlined body GCC would otherwise call them.
+  [[gnu::always_inline]] PluginCallScope() : calls_(t_calls ? *t_calls : register_this_thread()) {
     if (calls_.depth++ == 0)
       calls_.seq.store(calls_.seq.load(std::memory_order_relaxed) + 1, std::memory_order_seq_cst);
   }
-  ~PluginCallScope() {
+  [[gnu::always_inline]] ~PluginCallScope() {
     if (--calls_.depth == 0)
       calls_.seq.store(calls_.seq.load(std::memory_order_relaxed) + 1, std::memory_order_release);
   }

@@ -102,6 +102,11 @@ class BoxedElementwiseCalls {
   std::vector<std::unique_ptr<ElementwiseCall>> calls_;
 };
 
+const BoxedElementwiseCalls& boxed_elementwise_calls() {
+  static const BoxedElementwiseCalls calls;
+  return calls;
+}
+
 template <int N, int S>
 bool run_boxed(ElementwiseCall& call, std::span<const IValue> args, Tensor& out, bool allocate) {
   const OpDef& op = Catalog::get().at(call.id());
@@ -124,9 +129,12 @@ bool run_boxed(ElementwiseCall& call, std::span<const IValue> args, Tensor& out,
 
 }  // namespace
 
+bool has_dense_form(OpId op) {
+  return boxed_elementwise_calls().find(op) != nullptr;
+}
+
 bool run_elementwise_boxed(OpId op, std::span<const IValue> args, Tensor& out, bool allocate) {
-  static const BoxedElementwiseCalls calls;
-  ElementwiseCall* call = calls.find(op);
+  ElementwiseCall* call = boxed_elementwise_calls().find(op);
   if (call == nullptr || args.size() < static_cast<size_t>(call->num_tensors()) ||
       args.size() > static_cast<size_t>(call->num_tensors() + call->num_scalars()))
     return false;
@@ -156,13 +164,13 @@ ElementwiseCall::ElementwiseCall(std::string_view op_name, int num_tensors, int 
   enabled_ = fits;
 }
 
-void ElementwiseCall::allocate_output(Backend& backend, Device device, const Shape& sizes,
-                                      int64_t numel, ScalarType dtype, Tensor& out) const {
-  const size_t nbytes = static_cast<size_t>(numel) * element_size(dtype);
+void ElementwiseCall::allocate_output(Backend& backend, Device device, const Tensor& like,
+                                      ScalarType dtype, Tensor& out) const {
+  const size_t nbytes = static_cast<size_t>(like.numel()) * element_size(dtype);
   DataPtr data = backend.allocators[static_cast<size_t>(device.index)]->allocate(nbytes);
-  out.set_contiguous(
-      make_storage(std::move(data), nbytes, device, backend.host_accessible(device.index)),
-      as_ref(sizes), dtype);
+  out.set_contiguous_like(
+      make_storage(std::move(data), nbytes, device, backend.host_accessible(device.index)), like,
+      dtype);
 }
 
 // Runs the meta rule on this call's arguments and caches what it says about the signature.
@@ -187,8 +195,13 @@ void ElementwiseCall::allocate_output(Backend& backend, Device device, const Sha
     }
     const ScalarType kernel_dtype =
         meta.compute_dtype != ScalarType::Undefined ? meta.compute_dtype : tensors[0]->dtype();
+    // A dense entry takes every tensor argument in the kernel's dtype (bp_dense_call.dtype).
+    bool one_dtype = true;
+    for (int i = 0; i < num_tensors_; ++i)
+      one_dtype = one_dtype && tensors[i]->dtype() == kernel_dtype;
     if (fast)
-      answer = kFast | uint64_t{static_cast<uint8_t>(kernel_dtype)} << 8 |
+      answer = kFast | (one_dtype ? kOneDtype : 0) |
+               uint64_t{static_cast<uint8_t>(kernel_dtype)} << 8 |
                static_cast<uint8_t>(meta.outputs[0].dtype);
   } catch (const Error&) {
     // Not fast: the boxed path runs the meta rule again and reports the error.

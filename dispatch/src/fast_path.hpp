@@ -16,7 +16,11 @@
 // devices, with an output that is not exactly the result's shape and dtype or that partly overlaps
 // an input, with a forced CPU fallback, or without a kernel for the dtype, take the boxed path,
 // which reports errors as it always has. The kernel table is read on every call (never cached), so
-// loading and unloading plugins is seen at once, as on the boxed path.
+// loading and unloading plugins is seen at once, as on the boxed path. When every tensor,
+// the output included, is contiguous, the inputs are in the kernel's dtype and the backend
+// registered a dense entry for that dtype (ABI 1.3, plugin.h's bp_dense_call), the call goes
+// to it with data pointers, the element count and the Scalars, and no descriptors; an entry
+// that declines the call (BP_ERR_UNSUPPORTED) leaves it to the kernel.
 #pragma once
 
 #include "boxing.hpp"
@@ -60,12 +64,21 @@ class ElementwiseCall {
  private:
   static constexpr size_t kCacheSize = 8;  // a power of two
   static constexpr uint64_t kFast = uint64_t{1} << 16;
+  // Every tensor argument has the kernel dtype: a dense entry may take the call.
+  static constexpr uint64_t kOneDtype = uint64_t{1} << 17;
 
+  // The last step of run when the dense entry does not take the call: the kernel, with
+  // descriptors, on arguments run has checked.
+  template <int N, int S>
+  [[gnu::always_inline]] void call_boxed(const KernelSlot& slot, Device device,
+                                         const Tensor* const* tensors, const Scalar* scalars,
+                                         const Tensor& out) const;
   // Runs the meta rule for a signature not in the cache, stores and returns its entry.
   uint64_t learn(uint32_t signature, const Tensor* const* tensors, const Scalar* scalars);
-  // Makes `out` a new contiguous tensor of the device (in place: no Tensor is moved).
-  void allocate_output(Backend& backend, Device device, const Shape& sizes, int64_t numel,
-                       ScalarType dtype, Tensor& out) const;
+  // Makes `out` a new contiguous tensor of the device with the shape of `like` (in place: no
+  // Tensor is moved).
+  void allocate_output(Backend& backend, Device device, const Tensor& like, ScalarType dtype,
+                       Tensor& out) const;
 
   const OpDef* op_ = nullptr;
   Runtime* runtime_ = nullptr;  // Runtime::get(), looked up once
@@ -73,7 +86,8 @@ class ElementwiseCall {
   bool enabled_ = false;
   int num_tensors_ = 0;
   int num_scalars_ = 0;
-  // Per entry: (signature + 1) << 32 | kFast | kernel dtype << 8 | result dtype; 0 = empty.
+  // Per entry: (signature + 1) << 32 | kOneDtype | kFast | kernel dtype << 8 | result dtype;
+  // 0 = empty.
   std::array<std::atomic<uint64_t>, kCacheSize> cache_{};
 };
 
@@ -83,6 +97,10 @@ class ElementwiseCall {
 // false, having changed nothing, when the op or the call needs the boxed path. The PyTorch bridge
 // and the composites reach their kernels this way.
 bool run_elementwise_boxed(OpId op, std::span<const IValue> args, Tensor& out, bool allocate);
+
+// Whether `op` is one the fast path runs, and so one a plugin may give a dense kernel entry
+// (plugin.h's register_dense_kernel).
+bool has_dense_form(OpId op);
 
 // a.sizes() == b.sizes() as a plain loop: the shapes here have a handful of dims, and
 // small_vector's operator== (iterators and a generic algorithm) costs several times this on
@@ -101,6 +119,12 @@ inline bool same_sizes(const Shape& a, const Shape& b) {
 inline bool same_view_of_storage(const Tensor& a, const Tensor& b) {
   return a.storage_offset() == b.storage_offset() && a.strides() == b.strides() &&
          a.dtype() == b.dtype();
+}
+
+// The address of a defined tensor's first element, from its call head.
+inline const void* first_element(const Tensor& t) {
+  const TensorCallHead& h = t.call_head();
+  return static_cast<const char*>(h.data) + h.byte_offset;
 }
 
 // The device of a defined tensor, from its call head (no load of the Storage).
@@ -141,11 +165,13 @@ inline bool ElementwiseCall::run(const Tensor* const* tensors, const Scalar* sca
 
   // The signature (Note [Elementwise fast path]): 6 bits per tensor, one for 0-d, 2 per Scalar.
   uint32_t signature = (first.fast_key() & Tensor::kKeyZeroDim) ? 1u : 0u;
+  uint32_t all_keys = ~0u;  // the bits every tensor's key has
   for (int i = 0; i < N; ++i) {
     const Tensor& t = *tensors[i];
     if (i > 0 && (!t.defined() || device_of(t) != device || !same_sizes(t.sizes(), sizes)))
       return false;
     signature = signature << 6 | (t.fast_key() & Tensor::kKeySignature);
+    all_keys &= t.fast_key();
   }
   for (int j = 0; j < S; ++j) signature = signature << 2 | static_cast<uint32_t>(scalars[j].kind());
 
@@ -162,12 +188,33 @@ inline bool ElementwiseCall::run(const Tensor* const* tensors, const Scalar* sca
   Backend* backend = rt.backend(device.type);
   if (!backend || device.index >= backend->device_count) return false;
 
-  if (allocate) {
-    allocate_output(*backend, device, sizes, first.numel(), result_dtype, out);
-  } else {
-    if (!can_write_out<N>(tensors, out, device, sizes, result_dtype)) return false;
-  }
+  if (!allocate && !can_write_out<N>(tensors, out, device, sizes, result_dtype)) return false;
+  if (allocate) allocate_output(*backend, device, first, result_dtype, out);
 
+  // Contiguous tensors of the kernel's dtype: its dense entry, when it has one for the dtype.
+  if ((entry & kOneDtype) && ((slot.dense_dtypes >> kernel_dtype) & 1u) &&
+      (all_keys & out.fast_key() & Tensor::kKeyContiguous)) {
+    const void* inputs[N];
+    for (int i = 0; i < N; ++i) inputs[i] = first_element(*tensors[i]);
+    bp_value boxed[S > 0 ? S : 1];
+    for (int j = 0; j < S; ++j) boxed[j] = box_scalar(scalars[j]);
+    bp_dense_call call;  // struct_size, device_index and kernel_ctx: call_dense_kernel's
+    call.out = const_cast<void*>(first_element(out));
+    call.inputs = inputs;
+    call.scalars = S > 0 ? boxed : nullptr;
+    call.numel = first.numel();
+    call.dtype = static_cast<bp_dtype>(kernel_dtype);
+    call.out_dtype = static_cast<bp_dtype>(result_dtype);
+    if (call_dense_kernel(slot, *op_, device, call)) return true;
+  }
+  call_boxed<N, S>(slot, device, tensors, scalars, out);
+  return true;
+}
+
+template <int N, int S>
+inline void ElementwiseCall::call_boxed(const KernelSlot& slot, Device device,
+                                        const Tensor* const* tensors, const Scalar* scalars,
+                                        const Tensor& out) const {
   // The arguments in schema order, then the output: what the boxed path's CallFrame builds.
   bp_tensor descriptors[N + 1];
   bp_value values[N + S + 1];
@@ -180,9 +227,7 @@ inline bool ElementwiseCall::run(const Tensor* const* tensors, const Scalar* sca
   describe_tensor_into(out, &descriptors[N]);
   values[N + S].tag = BP_VALUE_TENSOR;
   values[N + S].u.tensor = &descriptors[N];
-
   call_kernel(slot, *op_, device, values, N + S + 1, 1);
-  return true;
 }
 
 }  // namespace bp::detail

@@ -1,7 +1,8 @@
 // Internal: the one place a call reaches a backend's kernel. The gate (which kernel slot runs
 // an op for a dtype on a device, if any) and the bp_call handed to it are built here, for
 // the boxed dispatch (dispatcher.cpp) and the elementwise fast path (fast_path.hpp) alike,
-// so the two cannot disagree on when a kernel runs or on what it receives.
+// so the two cannot disagree on when a kernel runs or on what it receives. The fast path may
+// call the kernel's dense entry instead (call_dense_kernel), behind the same gate.
 #pragma once
 
 #include "fallback_impl.hpp"
@@ -23,8 +24,8 @@ enum class KernelGate : uint8_t {
 
 // Whether `slot` (the op's slot for device.type) runs `op` for kernel dtype `dtype` (a
 // ScalarType's number; ScalarType::Undefined never runs).
-inline KernelGate kernel_gate(const KernelSlot& slot, const OpDef& op, Device device,
-                              unsigned dtype) {
+[[gnu::always_inline]] inline KernelGate kernel_gate(const KernelSlot& slot, const OpDef& op,
+                                                     Device device, unsigned dtype) {
   if (!slot.fn || dtype >= 32 || !((slot.dtypes >> dtype) & 1u)) return KernelGate::NoKernel;
   if (device.type != device_types::CPU && forced_fallback(device.type, op))
     return KernelGate::Forced;
@@ -53,6 +54,23 @@ inline KernelGate kernel_gate(const KernelSlot& slot, const OpDef& op, Device de
   const bp_status status = slot.fn(&call);
   if (status != BP_OK) [[unlikely]]
     kernel_failed(status, op, device);
+}
+
+// Calls the dense entry of `slot` (plugin.h's bp_dense_call; the caller has checked that the
+// call is one it may take) with `call`'s data members filled. Returns false when the entry
+// declined the call (BP_ERR_UNSUPPORTED, nothing written: the caller runs the kernel instead);
+// throws as call_kernel for any other non-OK status.
+[[gnu::always_inline]] inline bool call_dense_kernel(const KernelSlot& slot, const OpDef& op,
+                                                     Device device, bp_dense_call& call) {
+  call.struct_size = sizeof(bp_dense_call);
+  call.device_index = device.index;
+  call.kernel_ctx = slot.dense_ctx;
+  clear_plugin_error_code();
+  const bp_status status = slot.dense(&call);
+  if (status == BP_OK) [[likely]]
+    return true;
+  if (status == BP_ERR_UNSUPPORTED) return false;
+  kernel_failed(status, op, device);
 }
 
 }  // namespace bp::detail

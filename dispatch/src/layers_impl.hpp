@@ -32,7 +32,7 @@ inline uint64_t active_layers() {
 // Whether a call on this thread passes through any layer. The first load is all a call pays
 // while no layer is enabled or included anywhere; with one included on another thread only,
 // this thread's masks say no and its calls go on as if no layer existed.
-inline bool layers_on() {
+[[gnu::always_inline]] inline bool layers_on() {
   return g_layer_word.load(std::memory_order_relaxed) != 0 && active_layers() != 0;
 }
 

@@ -4,6 +4,8 @@
 // the runtime from init]); whatever it passes is checked before it is believed.
 #include "runtime_host_api.hpp"
 
+#include "fast_path.hpp"
+
 #include "backplane/core/error.hpp"
 
 #include <fmt/format.h>
@@ -140,6 +142,19 @@ bp_status host_register_kernel(void* host, uint32_t backend_id, const char* op_n
   }
 }
 
+bp_status host_register_dense_kernel(void* host, uint32_t backend_id, const char* op_name,
+                                     bp_dtype_mask dtypes, bp_dense_kernel_fn fn,
+                                     void* kernel_ctx) {
+  try {
+    if (!host) return null_host("register_dense_kernel");
+    auto* h = static_cast<HostContext*>(host);
+    return h->runtime->register_dense_kernel(h, backend_id, op_name, dtypes, fn, kernel_ctx);
+  } catch (const std::exception& e) {
+    thread_plugin_error() = {BP_ERR_INTERNAL, e.what()};
+    return BP_ERR_INTERNAL;
+  }
+}
+
 void host_set_error(void*, bp_status code, const char* message) {
   try {
     thread_plugin_error() = {code, std::string(plugin_text(message, kMaxPluginMessage))};
@@ -155,8 +170,9 @@ void host_log(void*, int32_t level, const char* message) {
 }  // namespace
 
 bp_host_api make_host_api(HostContext* context) {
-  return bp_host_api{sizeof(bp_host_api),   BP_ABI_MAJOR,         BP_ABI_MINOR,   context,
-                     host_register_backend, host_register_kernel, host_set_error, host_log};
+  return bp_host_api{sizeof(bp_host_api),       BP_ABI_MAJOR,         BP_ABI_MINOR,   context,
+                     host_register_backend,     host_register_kernel, host_set_error, host_log,
+                     host_register_dense_kernel};
 }
 
 void throw_status(bp_status status, std::string_view what) {
@@ -278,43 +294,60 @@ bp_status Runtime::register_backend(HostContext* h, const char* name_text, const
   return BP_OK;
 }
 
-bp_status Runtime::register_kernel(HostContext* h, uint32_t backend_id, const char* op_name_text,
-                                   bp_dtype_mask dtypes, bp_kernel_fn fn, void* kernel_ctx) {
+const OpDef* Runtime::check_registration(std::string_view call, HostContext* h, uint32_t backend_id,
+                                         const char* op_name_text, bp_dtype_mask dtypes,
+                                         bool has_fn, bp_status* status) {
+  auto refuse = [&](bp_status code, std::string message) -> const OpDef* {
+    *status = fail(code, std::move(message));
+    return nullptr;
+  };
   if (!h || h != initializing_)
-    return fail(BP_ERR_INVALID_ARGUMENT, outside_init("register_kernel", h, op_name_text));
-  if (!op_name_text) return fail(BP_ERR_INVALID_ARGUMENT, "register_kernel: the op name is NULL");
+    return refuse(BP_ERR_INVALID_ARGUMENT, outside_init(call, h, op_name_text));
+  if (!op_name_text)
+    return refuse(BP_ERR_INVALID_ARGUMENT, fmt::format("{}: the op name is NULL", call));
   const std::string_view op_name = plugin_text(op_name_text, kMaxPluginName);
   if (op_name.size() == kMaxPluginName)
-    return fail(BP_ERR_INVALID_ARGUMENT,
-                fmt::format("register_kernel: the op name is not NUL-terminated within {} bytes",
-                            kMaxPluginName));
+    return refuse(
+        BP_ERR_INVALID_ARGUMENT,
+        fmt::format("{}: the op name is not NUL-terminated within {} bytes", call, kMaxPluginName));
   const Backend* owner = backend_id < device_types::kMaxBackends
                              ? backend(static_cast<DeviceType>(backend_id))
                              : nullptr;
   if (!owner)
-    return fail(BP_ERR_INVALID_ARGUMENT,
-                fmt::format("register_kernel({}): backend id {} is not a registered backend; pass "
-                            "the id register_backend returned",
-                            op_name, backend_id));
+    return refuse(BP_ERR_INVALID_ARGUMENT,
+                  fmt::format("{}({}): backend id {} is not a registered backend; pass the id "
+                              "register_backend returned",
+                              call, op_name, backend_id));
   if (owner->plugin != h->plugin)
-    return fail(BP_ERR_INVALID_ARGUMENT,
-                fmt::format("register_kernel({}): backend id {} is backend '{}' of plugin '{}', "
-                            "not a backend of this plugin",
-                            op_name, backend_id, owner->name, plugins_[owner->plugin]->name));
-  if (!fn)
-    return fail(BP_ERR_INVALID_ARGUMENT,
-                fmt::format("register_kernel({}): the kernel function is NULL", op_name));
+    return refuse(
+        BP_ERR_INVALID_ARGUMENT,
+        fmt::format("{}({}): backend id {} is backend '{}' of plugin '{}', not a "
+                    "backend of this plugin",
+                    call, op_name, backend_id, owner->name, plugins_[owner->plugin]->name));
+  if (!has_fn)
+    return refuse(BP_ERR_INVALID_ARGUMENT,
+                  fmt::format("{}({}): the kernel function is NULL", call, op_name));
   const OpDef* op = Catalog::get().find(op_name);
-  if (!op)
-    return fail(BP_ERR_NOT_FOUND, fmt::format("register_kernel: unknown operator '{}'", op_name));
+  if (!op) return refuse(BP_ERR_NOT_FOUND, fmt::format("{}: unknown operator '{}'", call, op_name));
   if (dtypes == 0)
-    return fail(BP_ERR_INVALID_ARGUMENT,
-                fmt::format("register_kernel({}): the dtype mask is empty", op_name));
+    return refuse(BP_ERR_INVALID_ARGUMENT,
+                  fmt::format("{}({}): the dtype mask is empty", call, op_name));
   if (dtypes & ~BP_DTYPES_ALL)
-    return fail(BP_ERR_INVALID_ARGUMENT,
-                fmt::format("register_kernel({}): dtype mask {:#x} has bits beyond the {} dtypes "
-                            "of this runtime (BP_DTYPES_ALL is {:#x})",
-                            op_name, dtypes, static_cast<int>(BP_DTYPE_COUNT), BP_DTYPES_ALL));
+    return refuse(
+        BP_ERR_INVALID_ARGUMENT,
+        fmt::format("{}({}): dtype mask {:#x} has bits beyond the {} dtypes of this "
+                    "runtime (BP_DTYPES_ALL is {:#x})",
+                    call, op_name, dtypes, static_cast<int>(BP_DTYPE_COUNT), BP_DTYPES_ALL));
+  return op;
+}
+
+bp_status Runtime::register_kernel(HostContext* h, uint32_t backend_id, const char* op_name_text,
+                                   bp_dtype_mask dtypes, bp_kernel_fn fn, void* kernel_ctx) {
+  bp_status status = BP_OK;
+  const OpDef* op = check_registration("register_kernel", h, backend_id, op_name_text, dtypes,
+                                       fn != nullptr, &status);
+  if (!op) return status;
+  const std::string_view op_name = op->name;
   OpTable next = table(op->id);
   KernelSlot& slot = next.slots[backend_id];
   if (slot.fn) {
@@ -330,7 +363,43 @@ bp_status Runtime::register_kernel(HostContext* h, uint32_t backend_id, const ch
                               dtype_mask_names(slot.dtypes)));
     dtypes |= slot.dtypes;
   }
-  slot = KernelSlot{fn, kernel_ctx, dtypes, h->plugin};
+  slot.fn = fn;
+  slot.ctx = kernel_ctx;
+  slot.dtypes = dtypes;
+  slot.plugin = h->plugin;
+  publish(op->id, next);
+  return BP_OK;
+}
+
+bp_status Runtime::register_dense_kernel(HostContext* h, uint32_t backend_id,
+                                         const char* op_name_text, bp_dtype_mask dtypes,
+                                         bp_dense_kernel_fn fn, void* kernel_ctx) {
+  bp_status status = BP_OK;
+  const OpDef* op = check_registration("register_dense_kernel", h, backend_id, op_name_text, dtypes,
+                                       fn != nullptr, &status);
+  if (!op) return status;
+  if (!has_dense_form(op->id))
+    return fail(BP_ERR_INVALID_ARGUMENT,
+                fmt::format("register_dense_kernel({}): the op has no dense form; only the "
+                            "elementwise ops of schema (Tensor..., Scalar...) -> Tensor do",
+                            op->name));
+  OpTable next = table(op->id);
+  KernelSlot& slot = next.slots[backend_id];
+  if ((dtypes & ~slot.dtypes) != 0)
+    return fail(BP_ERR_INVALID_ARGUMENT,
+                fmt::format("register_dense_kernel({}): dtypes {} have no kernel on this backend "
+                            "(it has {}); register the kernel for them first",
+                            op->name, dtype_mask_names(dtypes & ~slot.dtypes),
+                            slot.fn ? dtype_mask_names(slot.dtypes) : std::string("none")));
+  if (slot.dense && (slot.dense != fn || slot.dense_ctx != kernel_ctx))
+    return fail(BP_ERR_INVALID_ARGUMENT,
+                fmt::format("register_dense_kernel({}): backend '{}' already has another dense "
+                            "entry for this op ({})",
+                            op->name, backend(static_cast<DeviceType>(backend_id))->name,
+                            dtype_mask_names(slot.dense_dtypes)));
+  slot.dense = fn;
+  slot.dense_ctx = kernel_ctx;
+  slot.dense_dtypes |= dtypes;
   publish(op->id, next);
   return BP_OK;
 }

@@ -48,6 +48,11 @@ struct KernelSlot {
   void* ctx = nullptr;
   bp_dtype_mask dtypes = 0;
   uint32_t plugin = 0;  // index into Runtime::plugins_
+  // The kernel's dense entry (ABI 1.3, optional; plugin.h's bp_dense_call): the elementwise
+  // fast path calls it for contiguous calls of these dtypes, a subset of `dtypes`.
+  bp_dtype_mask dense_dtypes = 0;
+  bp_dense_kernel_fn dense = nullptr;
+  void* dense_ctx = nullptr;
 };
 
 struct OpTable {
@@ -116,7 +121,7 @@ class Runtime {
 
   const OpTable& table(OpId op) const { return *tables_[op].load(std::memory_order_acquire); }
   // The active backend of a slot, or nullptr.
-  Backend* backend(DeviceType type) const {
+  [[gnu::always_inline]] Backend* backend(DeviceType type) const {
     Backend* b = backends_[type].load(std::memory_order_acquire);
     return b && b->active.load(std::memory_order_acquire) ? b : nullptr;
   }
@@ -155,11 +160,19 @@ class Runtime {
                              uint32_t* out_id);
   bp_status register_kernel(HostContext* h, uint32_t backend_id, const char* op_name,
                             bp_dtype_mask dtypes, bp_kernel_fn fn, void* kernel_ctx);
+  bp_status register_dense_kernel(HostContext* h, uint32_t backend_id, const char* op_name,
+                                  bp_dtype_mask dtypes, bp_dense_kernel_fn fn, void* kernel_ctx);
 
  private:
   Runtime();
   void publish(OpId op, const OpTable& table);  // mutex held
-  void remove_plugin_locked(uint32_t plugin);   // mutex held
+  // The checks register_kernel and register_dense_kernel (`call`) share: from init, a known
+  // op, a backend of this plugin, a function, a valid dtype mask. Returns the op, or null
+  // having set the error (*status).
+  const OpDef* check_registration(std::string_view call, HostContext* h, uint32_t backend_id,
+                                  const char* op_name_text, bp_dtype_mask dtypes, bool has_fn,
+                                  bp_status* status);
+  void remove_plugin_locked(uint32_t plugin);  // mutex held
   static void call_shutdown(PluginRecord& plugin);
   // The runtime mutex for a reader, unless this thread runs a plugin's init and so
   // already holds it (then the lock is left unlocked: the reader is the writer).

@@ -63,10 +63,11 @@ inline Error unsupported(const KernelContext& ctx, const char* arg, bp_dtype dty
 }
 
 // One function per kernel file; each registers that file's kernels.
-void register_data_movement_copy_kernels(sdk::Registrar& r);   // copy_ fill_ arange
-void register_unary_kernels(sdk::Registrar& r);                // neg ... logical_not
-void register_binary_kernels(sdk::Registrar& r);               // add ... logical_or where clamp
-void register_reduction_kernels(sdk::Registrar& r);            // sum prod amax ... any
+void register_data_movement_copy_kernels(sdk::Registrar& r);  // copy_ fill_ arange
+void register_unary_kernels(sdk::Registrar& r);               // neg ... logical_not
+void register_binary_kernels(sdk::Registrar& r);              // add ... logical_or where clamp
+void register_binary_dense_entries(sdk::Registrar& r);  // their dense entries (binary_dense.cpp)
+void register_reduction_kernels(sdk::Registrar& r);     // sum prod amax ... any
 void register_data_movement_index_kernels(sdk::Registrar& r);  // cat index_select gather
 void register_linalg_kernels(sdk::Registrar& r);               // matmul (oneDNN sgemm)
 void register_nn_kernels(sdk::Registrar& r);  // fused softmax log_softmax layer_norm rms_norm

@@ -142,6 +142,22 @@ TEST_CASE("buggy plugins: an out-of-bounds write is caught by the guard bytes") 
   CHECK(run.report["summary"].value("failed", 0) == static_cast<int>(failed.size()));
 }
 
+TEST_CASE("buggy plugins: a wrong dense entry is caught on the contiguous cases it takes") {
+  const CliRun run = run_conformance(
+      "buggy_dense_tail:0", "dense_tail",
+      {"--ops", "^add\\.Tensor$", "--dtypes", "f32", "--timeout", "5", "--jobs", "2"});
+  require_failed_run(run, "buggy_dense_tail:0");
+  INFO("report: " << run.report.dump(1));
+  // 7 x 13 = 91 elements: the last 3 are self's.
+  const std::vector<json> failed =
+      cases_with(run.report, "failed", "add.Tensor/f32/contiguous_7x13");
+  REQUIRE(failed.size() == 1);
+  CHECK(any_message_names_element(failed));
+  // The kernel itself is right: what the dense entry never sees passes.
+  CHECK(cases_with(run.report, "passed", "add.Tensor/f32/transposed_").size() >= 1);
+  CHECK(cases_with(run.report, "passed", "add.Tensor/f32/broadcast").size() >= 1);
+}
+
 TEST_CASE("buggy plugins: the same plugin's correct kernel passes (control)") {
   const CliRun run = run_conformance(
       "buggy_oob:0", "oob",

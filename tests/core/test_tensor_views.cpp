@@ -543,55 +543,5 @@ TEST_CASE("views are not wrapped numbers") {
   CHECK_FALSE(s.as_strided(V{}, V{}).is_wrapped_number());
 }
 
-// ---- the call head and fast key (Note [Tensor call head]) ---------------------------------
-
-// What call_head() and fast_key() must say of `t`, worked out from its other accessors.
-void check_call_head(const Tensor& t) {
-  const TensorCallHead& h = t.call_head();
-  CHECK(h.data == t.storage()->data());
-  CHECK(h.byte_offset == static_cast<uint64_t>(t.storage_offset()) * t.element_size());
-  CHECK(h.device_type == t.device().type);
-  CHECK(h.device_index == t.device().index);
-  CHECK(h.dtype == static_cast<uint8_t>(t.dtype()));
-  CHECK(h.ndim == t.dim());
-  const uint32_t key = t.fast_key();
-  CHECK((key & Tensor::kKeySignature) ==
-        (static_cast<uint32_t>(t.dtype()) << 1 | (t.is_wrapped_number() ? 1u : 0u)));
-  CHECK(((key & Tensor::kKeyZeroDim) != 0) == (t.dim() == 0));
-  CHECK(((key & Tensor::kKeyEmpty) != 0) == (t.numel() == 0));
-  bool zero_stride = false;
-  for (const int64_t s : t.strides()) zero_stride |= s == 0;
-  CHECK(((key & Tensor::kKeyZeroStride) != 0) == zero_stride);
-}
-
-TEST_CASE("every way to make or change a tensor keeps its call head and fast key current") {
-  const Device dev1(device_types::Reference, 1);
-  const Tensor base = make_tensor({4, 6}, ScalarType::Float64, dev1);
-  check_call_head(base);
-  check_call_head(base.view({6, 4}));
-  check_call_head(base.transpose(0, 1));
-  check_call_head(base.slice(1, 2, 5));                  // a byte offset
-  check_call_head(base.select(0, 3).select(0, 5));       // 0-d, offset 23
-  check_call_head(base.unsqueeze(1).expand({4, 3, 6}));  // stride 0
-  check_call_head(base.slice(0, 1, 1));                  // empty
-  check_call_head(base.as_strided({2, 2}, {1, 0}, 7));
-  Tensor wrapped = make_tensor({}, ScalarType::Int64);
-  wrapped.set_wrapped_number(true);
-  check_call_head(wrapped);
-  wrapped.set_wrapped_number(false);
-  check_call_head(wrapped);
-  Tensor copy = base.slice(1, 1, 3);
-  check_call_head(copy);
-  Tensor moved = std::move(copy);
-  check_call_head(moved);
-  // set_contiguous over an expanded, offset view's handle: every field is replaced.
-  Tensor reused = base.unsqueeze(1).expand({4, 3, 6}).slice(2, 1, 4);
-  reused.set_contiguous(make_storage(64, dev1), IntArrayRef(V{2, 0, 4}.data(), 3),
-                        ScalarType::Int16);
-  check_call_head(reused);
-  reused.set_contiguous(make_storage(8), IntArrayRef(), ScalarType::Float32);
-  check_call_head(reused);
-}
-
 }  // namespace
 }  // namespace bp

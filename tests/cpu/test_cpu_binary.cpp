@@ -257,5 +257,58 @@ TEST_CASE("cpu short rows give the bits of the same elements in a long row") {
   }
 }
 
+// The dense entries of add sub mul div maximum minimum on f32/f64 (binary.cpp; plugin.h's
+// bp_dense_call) take the contiguous calls; the same values read through a strided view take
+// the kernel. Both must give the same bits, special values included, at every ISA level
+// (cpu/kernels_at_<level>); 70001 elements, above two threading grains, the entry declines.
+TEST_CASE("cpu dense entries give the bits of the kernel") {
+  const Device cpu = cpu_device();
+  for (ST dtype : {ST::Float32, ST::Float64}) {
+    CAPTURE(dtype_name(dtype));
+    const std::vector<double> sv = to_vector<double>(to(specials(dtype), ST::Float64));
+    for (const int64_t n : {1, 3, 4, 5, 17, 1023, 70001}) {
+      CAPTURE(n);
+      std::vector<double> av(static_cast<size_t>(n)), bv(av.size());
+      for (size_t i = 0; i < av.size(); ++i) {
+        av[i] = i % 3 == 0 ? sv[i % sv.size()] : 0.37 * static_cast<double>(i) - 7.1;
+        bv[i] = i % 5 == 0 ? sv[(i * 7 + 3) % sv.size()] : -0.29 * static_cast<double>(i) + 3.3;
+      }
+      const Tensor a = on(to(from_vector(av, {n}, kRefDevice), dtype), cpu);
+      const Tensor b = on(to(from_vector(bv, {n}, kRefDevice), dtype), cpu);
+      const Tensor a_strided = stepped_copy(a), b_strided = stepped_copy(b);
+      const std::vector<std::function<Tensor(const Tensor&, const Tensor&)>> ops = {
+          [](const Tensor& x, const Tensor& y) { return add(x, y); },
+          [](const Tensor& x, const Tensor& y) { return add(x, y, 0.1); },
+          [](const Tensor& x, const Tensor& y) { return add(x, y, int64_t{3}); },
+          [](const Tensor& x, const Tensor& y) { return sub(x, y, 3.7); },
+          [](const Tensor& x, const Tensor& y) { return mul(x, y); },
+          [](const Tensor& x, const Tensor& y) { return div(x, y); },
+          [](const Tensor& x, const Tensor& y) { return maximum(x, y); },
+          [](const Tensor& x, const Tensor& y) { return minimum(x, y); }};
+      for (size_t k = 0; k < ops.size(); ++k) {
+        CAPTURE(k);
+        check_close(ops[k](a, b), on(ops[k](a_strided, b_strided), kRefDevice), exact());
+      }
+      // The alphas the kernel refuses, the dense entry declines: the same error either way.
+      for (const Scalar alpha : {Scalar(true), Scalar(1e300)}) {
+        if (dtype == ST::Float64 && alpha.is_floating()) continue;  // 1e300 fits f64
+        std::string dense_error, kernel_error;
+        try {
+          add(a, b, alpha);
+        } catch (const Error& e) {
+          dense_error = e.what();
+        }
+        try {
+          add(a_strided, b_strided, alpha);
+        } catch (const Error& e) {
+          kernel_error = e.what();
+        }
+        CHECK_FALSE(dense_error.empty());
+        CHECK(dense_error == kernel_error);
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace bp::test

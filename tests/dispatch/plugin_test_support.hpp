@@ -1,15 +1,19 @@
 // Helpers for the dispatch tests: the fixture libraries of tests/plugins/ by name, a
 // scratch plugin directory, capturing what the runtime prints on stderr, running a check
 // with only the built-in reference backend usable, the message of an expected error, and
-// the allocator mode set for one scope.
+// the allocator mode set for one scope, an in-process device over malloc, and the CPU plugin
+// loaded for one test.
 #pragma once
 
+#include <backplane/plugin.h>
 #include <backplane/backplane.hpp>
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -69,6 +73,60 @@ struct ScratchDir {
     return to;
   }
 };
+
+// A device API for the C plugins the tests define in-process: one host-accessible device
+// over malloc (the broken-plugin fixtures' "one device, malloc"), reduced to what the
+// runtime calls.
+struct MallocDeviceApi {
+  static bp_status count(void*, int32_t* n, const char** reason) {
+    *n = 1;
+    if (reason) *reason = nullptr;
+    return BP_OK;
+  }
+  static bp_status props(void*, int32_t, bp_device_props* p) {
+    p->flags = BP_DEVICE_HOST_ACCESSIBLE;
+    p->dtypes = BP_DTYPES_ALL;
+    return BP_OK;
+  }
+  static bp_status alloc(void*, int32_t, size_t bytes, size_t alignment, void** out) {
+    *out =
+        std::aligned_alloc(alignment, (bytes + alignment - 1) / alignment * alignment + alignment);
+    return *out ? BP_OK : BP_ERR_OUT_OF_MEMORY;
+  }
+  static bp_status release(void*, int32_t, void* ptr) {
+    std::free(ptr);
+    return BP_OK;
+  }
+  static bp_status copy(void*, int32_t, bp_copy_kind, void* dst, const void* src, size_t bytes,
+                        void*) {
+    std::memmove(dst, src, bytes);
+    return BP_OK;
+  }
+};
+inline constexpr bp_device_api kMallocDeviceApi = {sizeof(bp_device_api),
+                                                   MallocDeviceApi::count,
+                                                   MallocDeviceApi::props,
+                                                   MallocDeviceApi::alloc,
+                                                   MallocDeviceApi::release,
+                                                   MallocDeviceApi::copy,
+                                                   nullptr,
+                                                   nullptr,
+                                                   nullptr,
+                                                   nullptr};
+
+#ifdef BP_PLUGIN_DIR  // (the binaries that load the build's plugins define it)
+// The CPU plugin, loaded for one test (other tests of the binary expect it absent), e.g. as
+// the target of a forced fallback.
+struct CpuPluginForTest {
+  PluginLoadReport report = load_plugin(std::string(BP_PLUGIN_DIR) + "/libbackplane_plugin_cpu.so");
+  CpuPluginForTest() = default;
+  CpuPluginForTest(const CpuPluginForTest&) = delete;
+  CpuPluginForTest& operator=(const CpuPluginForTest&) = delete;
+  ~CpuPluginForTest() {
+    if (report.status == LoadStatus::Loaded) unregister_plugin(report.plugin);
+  }
+};
+#endif
 
 // What `f` wrote to file descriptor 2 (stderr).
 inline std::string capture_stderr(const std::function<void()>& f) {

@@ -32,6 +32,17 @@ BP_PIN(bp_tensor, strides, 48);
 BP_PIN_SIZE(bp_value, 24);
 BP_PIN(bp_value, tag, 0);
 BP_PIN(bp_value, u, 8);
+// bp_dense_call (ABI 1.3)
+BP_PIN_SIZE(bp_dense_call, 56);
+BP_PIN(bp_dense_call, struct_size, 0);
+BP_PIN(bp_dense_call, out, 8);
+BP_PIN(bp_dense_call, inputs, 16);
+BP_PIN(bp_dense_call, scalars, 24);
+BP_PIN(bp_dense_call, numel, 32);
+BP_PIN(bp_dense_call, dtype, 40);
+BP_PIN(bp_dense_call, out_dtype, 41);
+BP_PIN(bp_dense_call, device_index, 44);
+BP_PIN(bp_dense_call, kernel_ctx, 48);
 // bp_call
 BP_PIN_SIZE(bp_call, 64);
 BP_PIN(bp_call, struct_size, 0);
@@ -67,7 +78,7 @@ BP_PIN(bp_device_api, stream_destroy, 56);
 BP_PIN(bp_device_api, synchronize, 64);
 BP_PIN(bp_device_api, device_attributes, 72);  // ABI 1.2
 // bp_host_api
-BP_PIN_SIZE(bp_host_api, 56);
+BP_PIN_SIZE(bp_host_api, 64);
 BP_PIN(bp_host_api, struct_size, 0);
 BP_PIN(bp_host_api, abi_major, 8);
 BP_PIN(bp_host_api, abi_minor, 12);
@@ -76,6 +87,7 @@ BP_PIN(bp_host_api, register_backend, 24);
 BP_PIN(bp_host_api, register_kernel, 32);
 BP_PIN(bp_host_api, set_error, 40);
 BP_PIN(bp_host_api, log, 48);
+BP_PIN(bp_host_api, register_dense_kernel, 56);  // ABI 1.3
 // bp_plugin_descriptor
 BP_PIN_SIZE(bp_plugin_descriptor, 56);
 BP_PIN(bp_plugin_descriptor, struct_size, 0);
@@ -110,9 +122,10 @@ TEST_CASE("the ABI structs end where their last pinned member ends") {
   // The size pins above would also catch this; this case makes the check visible in ctest
   // and guards the rule that struct_size-based feature detection relies on.
   CHECK(offsetof(bp_plugin_descriptor, shutdown) + sizeof(void*) == sizeof(bp_plugin_descriptor));
-  CHECK(offsetof(bp_host_api, log) + sizeof(void*) == sizeof(bp_host_api));
+  CHECK(offsetof(bp_host_api, register_dense_kernel) + sizeof(void*) == sizeof(bp_host_api));
   CHECK(offsetof(bp_device_api, device_attributes) + sizeof(void*) == sizeof(bp_device_api));
   CHECK(offsetof(bp_call, kernel_ctx) + sizeof(void*) == sizeof(bp_call));
+  CHECK(offsetof(bp_dense_call, kernel_ctx) + sizeof(void*) == sizeof(bp_dense_call));
   CHECK(offsetof(bp_tensor, strides) + sizeof(void*) == sizeof(bp_tensor));
   CHECK(offsetof(bp_device_props, dtypes) + sizeof(bp_dtype_mask) <= sizeof(bp_device_props));
 }

@@ -18,7 +18,7 @@ namespace bp::test {
 namespace {
 
 // The messages below spell out the ABI version; they change when it does.
-static_assert(BP_ABI_MAJOR == 1 && BP_ABI_MINOR == 2, "update the expected ABI versions");
+static_assert(BP_ABI_MAJOR == 1 && BP_ABI_MINOR == 3, "update the expected ABI versions");
 
 struct Expected {
   std::string fixture;  // tests/plugins/ library
@@ -34,9 +34,9 @@ const std::string kNoSlotSuffix =
 std::vector<Expected> broken_plugins() {
   return {
       {"abi_major", LoadStatus::Refused, "abi_major",
-       "built against ABI 2.0, this runtime provides 1.2: the major version must match"},
+       "built against ABI 2.0, this runtime provides 1.3: the major version must match"},
       {"abi_minor", LoadStatus::Refused, "abi_minor",
-       "built against ABI 1.3, this runtime provides 1.2: a plugin newer than the runtime is "
+       "built against ABI 1.4, this runtime provides 1.3: a plugin newer than the runtime is "
        "refused (update Backplane)"},
       {"no_entry", LoadStatus::Failed, "",
        "no entry symbol 'bp_plugin_query': not a Backplane plugin (is the symbol exported with "

@@ -202,14 +202,7 @@ TEST_CASE("fast path: kernels registered and unregistered are seen at once") {
 }
 
 TEST_CASE("fast path: a forced fallback runs the op on the CPU backend") {
-  // The CPU plugin for this test only: other tests of this binary expect it absent.
-  struct CpuPlugin {
-    bp::PluginLoadReport report =
-        bp::load_plugin(std::string(BP_PLUGIN_DIR) + "/libbackplane_plugin_cpu.so");
-    ~CpuPlugin() {
-      if (report.status == bp::LoadStatus::Loaded) bp::unregister_plugin(report.plugin);
-    }
-  } cpu;
+  const bp::test::CpuPluginForTest cpu;
   REQUIRE_MESSAGE(cpu.report.status == bp::LoadStatus::Loaded, cpu.report.message);
   TestDevice dev;
   const bp::Tensor a = bp::from_vector<float>({1, 2}, {2}, dev.device);

@@ -40,40 +40,8 @@ bool has_kernel_from(std::string_view op, const std::string& plugin) {
 }
 
 // ---- a C++ plugin whose init runs a test-chosen function ------------------------------
-// Its device is the broken-plugin fixtures' "one device, malloc", reduced to what the
-// runtime calls here.
-bp_status dev_count(void*, int32_t* n, const char** reason) {
-  *n = 1;
-  if (reason) *reason = nullptr;
-  return BP_OK;
-}
-bp_status dev_props(void*, int32_t, bp_device_props* p) {
-  p->flags = BP_DEVICE_HOST_ACCESSIBLE;
-  p->dtypes = BP_DTYPES_ALL;
-  return BP_OK;
-}
-bp_status dev_alloc(void*, int32_t, size_t bytes, size_t alignment, void** out) {
-  *out = std::aligned_alloc(alignment, (bytes + alignment - 1) / alignment * alignment + alignment);
-  return *out ? BP_OK : BP_ERR_OUT_OF_MEMORY;
-}
-bp_status dev_free(void*, int32_t, void* ptr) {
-  std::free(ptr);
-  return BP_OK;
-}
-bp_status dev_copy(void*, int32_t, bp_copy_kind, void* dst, const void* src, size_t bytes, void*) {
-  std::memmove(dst, src, bytes);
-  return BP_OK;
-}
-const bp_device_api kDeviceApi = {sizeof(bp_device_api),
-                                  dev_count,
-                                  dev_props,
-                                  dev_alloc,
-                                  dev_free,
-                                  dev_copy,
-                                  nullptr,
-                                  nullptr,
-                                  nullptr,
-                                  nullptr};
+// Its device is plugin_test_support.hpp's kMallocDeviceApi.
+const bp_device_api& kDeviceApi = kMallocDeviceApi;
 
 // What the plugin's init does after registering its backend "hostile_dev"; what it saw.
 std::function<void()> g_in_init;

@@ -45,14 +45,14 @@ TEST_CASE("a plugin of another ABI major is refused") {
   CHECK_FALSE(test_dev_registered());
 }
 
-static_assert(BP_ABI_MAJOR == 1 && BP_ABI_MINOR == 2, "update the expected ABI versions");
+static_assert(BP_ABI_MAJOR == 1 && BP_ABI_MINOR == 3, "update the expected ABI versions");
 
 TEST_CASE("a plugin built against a newer minor is refused with both versions") {
   bp_plugin_descriptor d = copy_of_test_descriptor();
   d.abi_minor = BP_ABI_MINOR + 1;
   auto r = bp::register_plugin(&d, "newer.so");
   CHECK(r.status == bp::LoadStatus::Refused);
-  CHECK(r.message.starts_with("built against ABI 1.3, this runtime provides 1.2"));
+  CHECK(r.message.starts_with("built against ABI 1.4, this runtime provides 1.3"));
   CHECK(r.abi_minor == BP_ABI_MINOR + 1);
   CHECK(r.path.empty());  // registered from a descriptor, not a library file
 }

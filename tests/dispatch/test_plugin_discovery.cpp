@@ -70,7 +70,7 @@ TEST_CASE("discovery warns once per refused or failed plugin and still loads the
   REQUIRE(lines.size() == 2);  // no-devices and loaded plugins are not warned about
   CHECK(lines[0] ==
         fmt::format("backplane: warning: plugin abi_minor ({}) was refused: built against ABI "
-                    "1.3, this runtime provides 1.2: a plugin newer than the runtime is refused "
+                    "1.4, this runtime provides 1.3: a plugin newer than the runtime is refused "
                     "(update Backplane)",
                     (d.dir / "libbackplane_plugin_a_abi_minor.so").string()));
   CHECK(lines[1].starts_with(

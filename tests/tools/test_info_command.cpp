@@ -142,7 +142,7 @@ TEST_CASE("a refused --plugin file is reported with the reason, and info exits 1
   CHECK(entry.at("version") == "0.0.1");
   CHECK(entry.at("status") == "refused");
   CHECK(entry.at("reason") ==
-        "built against ABI 2.0, this runtime provides 1.2: the major version must match");
+        "built against ABI 2.0, this runtime provides 1.3: the major version must match");
 }
 
 TEST_CASE("BACKPLANE_PLUGIN_PATH folders are searched; plugins found there never fail info") {

@@ -43,27 +43,52 @@ std::vector<IValue> boxed(const Tensor* const (&t)[N], const Scalar (&s)[S]) {
   return args;
 }
 
+// The boxed calls the fast path leaves to the dispatcher: out of line, so that the typed
+// function holds only the fast path (below).
 template <size_t N, size_t S>
-Tensor elementwise(detail::ElementwiseCall& op, const Tensor* const (&t)[N], const Scalar (&s)[S]) {
+[[gnu::noinline]] Tensor boxed_call(OpId id, const Tensor* const (&t)[N], const Scalar (&s)[S]) {
+  return call1(id, boxed(t, s));
+}
+template <size_t N, size_t S>
+[[gnu::noinline]] Tensor& boxed_out(Tensor& out, OpId id, const Tensor* const (&t)[N],
+                                    const Scalar (&s)[S]) {
+  return out1(out, id, boxed(t, s));
+}
+template <size_t N, size_t S>
+[[gnu::noinline]] Tensor& boxed_inplace(Tensor& self, OpId id, const Tensor* const (&t)[N],
+                                        const Scalar (&s)[S]) {
+  return inplace1(self, id, boxed(t, s));
+}
+
+// Inlined into each typed function (always_inline, as ElementwiseCall::run): one call frame
+// for the whole fast path, instead of the typed function's and a shared template's (~30
+// instructions per call).
+template <size_t N, size_t S>
+[[gnu::always_inline]] inline Tensor elementwise(detail::ElementwiseCall& op,
+                                                 const Tensor* const (&t)[N],
+                                                 const Scalar (&s)[S]) {
   Tensor result;  // one named result: returned without a move (NRVO)
-  if (!op.template run<N, S>(t, s, result, /*allocate=*/true)) result = call1(op.id(), boxed(t, s));
+  if (!op.template run<N, S>(t, s, result, /*allocate=*/true)) result = boxed_call(op.id(), t, s);
   return result;
 }
 template <size_t N, size_t S>
-Tensor& elementwise_out(Tensor& out, detail::ElementwiseCall& op, const Tensor* const (&t)[N],
-                        const Scalar (&s)[S]) {
+[[gnu::always_inline]] inline Tensor& elementwise_out(Tensor& out, detail::ElementwiseCall& op,
+                                                      const Tensor* const (&t)[N],
+                                                      const Scalar (&s)[S]) {
   if (op.template run<N, S>(t, s, out, /*allocate=*/false)) return out;
-  return out1(out, op.id(), boxed(t, s));
+  return boxed_out(out, op.id(), t, s);
 }
 // In place: `self` is t[0] and the output.
 template <size_t N, size_t S>
-Tensor& elementwise_(Tensor& self, detail::ElementwiseCall& op, const Tensor* const (&t)[N],
-                     const Scalar (&s)[S]) {
+[[gnu::always_inline]] inline Tensor& elementwise_(Tensor& self, detail::ElementwiseCall& op,
+                                                   const Tensor* const (&t)[N],
+                                                   const Scalar (&s)[S]) {
   if (op.template run<N, S>(t, s, self, /*allocate=*/false)) return self;
-  return inplace1(self, op.id(), boxed(t, s));
+  return boxed_inplace(self, op.id(), t, s);
 }
 
-// The same without Scalars (a zero-length array cannot be a parameter).
+// The same without Scalars (a zero-length array cannot be a parameter): kNoScalars stands
+// for none, and the boxed calls drop it.
 inline constexpr Scalar kNoScalars[1] = {};
 template <size_t N>
 std::vector<IValue> boxed(const Tensor* const (&t)[N]) {
@@ -73,21 +98,36 @@ std::vector<IValue> boxed(const Tensor* const (&t)[N]) {
   return args;
 }
 template <size_t N>
-Tensor elementwise(detail::ElementwiseCall& op, const Tensor* const (&t)[N]) {
+[[gnu::noinline]] Tensor boxed_call(OpId id, const Tensor* const (&t)[N]) {
+  return call1(id, boxed(t));
+}
+template <size_t N>
+[[gnu::noinline]] Tensor& boxed_out(Tensor& out, OpId id, const Tensor* const (&t)[N]) {
+  return out1(out, id, boxed(t));
+}
+template <size_t N>
+[[gnu::noinline]] Tensor& boxed_inplace(Tensor& self, OpId id, const Tensor* const (&t)[N]) {
+  return inplace1(self, id, boxed(t));
+}
+template <size_t N>
+[[gnu::always_inline]] inline Tensor elementwise(detail::ElementwiseCall& op,
+                                                 const Tensor* const (&t)[N]) {
   Tensor result;
   if (!op.template run<N, 0>(t, kNoScalars, result, /*allocate=*/true))
-    result = call1(op.id(), boxed(t));
+    result = boxed_call(op.id(), t);
   return result;
 }
 template <size_t N>
-Tensor& elementwise_out(Tensor& out, detail::ElementwiseCall& op, const Tensor* const (&t)[N]) {
+[[gnu::always_inline]] inline Tensor& elementwise_out(Tensor& out, detail::ElementwiseCall& op,
+                                                      const Tensor* const (&t)[N]) {
   if (op.template run<N, 0>(t, kNoScalars, out, /*allocate=*/false)) return out;
-  return out1(out, op.id(), boxed(t));
+  return boxed_out(out, op.id(), t);
 }
 template <size_t N>
-Tensor& elementwise_(Tensor& self, detail::ElementwiseCall& op, const Tensor* const (&t)[N]) {
+[[gnu::always_inline]] inline Tensor& elementwise_(Tensor& self, detail::ElementwiseCall& op,
+                                                   const Tensor* const (&t)[N]) {
   if (op.template run<N, 0>(t, kNoScalars, self, /*allocate=*/false)) return self;
-  return inplace1(self, op.id(), boxed(t));
+  return boxed_inplace(self, op.id(), t);
 }
 
 inline IValue dims(const OptionalIntList& d) {

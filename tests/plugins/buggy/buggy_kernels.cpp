@@ -122,6 +122,24 @@ void add_f32_oob(sdk::TensorArg self, sdk::TensorArg other, sdk::Scalar alpha, s
   if (out.numel() > 0) out.data_as<float>()[one_past_end(out)] = 42.0f;
 }
 
+// DenseTail: the dense entry of add.Tensor (plugin.h's bp_dense_call) adds in blocks of 8,
+// as an unrolled loop would, and its tail loop for the last numel % 8 elements copies self,
+// having lost `+ alpha * other`. The kernel is correct, so the strided and broadcast cases
+// pass and the contiguous ones of a size not a multiple of 8 (contiguous_7x13) fail.
+bp_status add_f32_dense_tail(const bp_dense_call* call) {
+  const bp_value& alpha = call->scalars[0];
+  if (alpha.tag != BP_VALUE_INT && alpha.tag != BP_VALUE_FLOAT) return BP_ERR_UNSUPPORTED;
+  const float a =
+      alpha.tag == BP_VALUE_INT ? static_cast<float>(alpha.u.i) : static_cast<float>(alpha.u.f);
+  const auto* x = static_cast<const float*>(call->inputs[0]);
+  const auto* y = static_cast<const float*>(call->inputs[1]);
+  auto* out = static_cast<float*>(call->out);
+  const int64_t body = call->numel / 8 * 8;
+  for (int64_t i = 0; i < body; ++i) out[i] = x[i] + a * y[i];
+  for (int64_t i = body; i < call->numel; ++i) out[i] = x[i];
+  return BP_OK;
+}
+
 // F16Rounding: float -> f16 by dropping the low mantissa bits (round toward zero). A
 // correct converter rounds to nearest even. Toward zero is an IEEE rounding mode, so
 // overflow gives the largest finite value (65504) rather than infinity: the special-value
@@ -262,6 +280,7 @@ void register_kernels(sdk::Host& host, uint32_t backend, Bug bug) {
       r.kernel<add_f32>("add.Tensor", kF32);
       break;
   }
+  if (bug == Bug::DenseTail) r.dense("add.Tensor", kF32, add_f32_dense_tail, nullptr);
   r.kernel<mul_f32>("mul.Tensor", kF32);
   switch (bug) {
     case Bug::Strides:

@@ -20,6 +20,8 @@ enum class Bug {
   Hang,         // exp f32 never returns
   LeakyRelu,    // relu f32 is leaky_relu's kernel: negatives become 0.01 x instead of 0
   Device,       // device API bugs only (buggy_device.hpp); every kernel is correct
+  DenseTail,    // add.Tensor f32's dense entry (ABI 1.3) copies self in its tail: the kernel
+                // is right, so only contiguous calls, which take the dense entry, are wrong
 };
 
 // Registers the plugin's kernels on `backend`: the correct set (copy_ for every dtype, which

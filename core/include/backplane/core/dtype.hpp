@@ -48,14 +48,15 @@ constexpr bool is_valid(ScalarType t) {
 
 namespace detail {
 [[noreturn]] void throw_invalid_dtype(ScalarType t, std::string_view what);
-}
+// At namespace scope: a table local to element_size is rebuilt on the stack at each call.
+inline constexpr uint8_t kElementSizes[kNumScalarTypes] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8};
+}  // namespace detail
 // Bytes per element; throws bp::Error(Type) for an invalid dtype. Inline: every kernel call
 // describes its tensors with it.
 inline size_t element_size(ScalarType t) {
-  constexpr uint8_t kSizes[kNumScalarTypes] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8};
   if (!is_valid(t)) [[unlikely]]
     detail::throw_invalid_dtype(t, "element_size");
-  return kSizes[static_cast<uint8_t>(t)];
+  return detail::kElementSizes[static_cast<uint8_t>(t)];
 }
 
 // torch.promote_types: the smallest type both a and b convert to without losing category.

@@ -40,6 +40,10 @@ class Tensor {
   // dispatcher's allocating fast path fills its result this way). Other handles of the old
   // storage are unaffected. Throws as contiguous_over, leaving this handle unchanged.
   void set_contiguous(StoragePtr storage, IntArrayRef sizes, ScalarType dtype);
+  // set_contiguous(storage, like.sizes(), dtype) for a defined `like` of the storage's
+  // device: its element count is known to be valid, so only the storage's size is checked
+  // (the elementwise fast path makes each result so, from its first input).
+  void set_contiguous_like(StoragePtr storage, const Tensor& like, ScalarType dtype);
 
   bool defined() const { return storage_ != nullptr; }
 
@@ -77,12 +81,14 @@ class Tensor {
   // elementwise fast path checks, in one word:
   //   bits 0-5  dtype << 1 | is_wrapped_number()  (the fast path's signature of a tensor)
   //   bit 6     0-d                  bit 8  some stride is 0 (an expanded tensor)
-  //   bit 7     no elements
+  //   bit 7     no elements          bit 9  contiguous (is_contiguous(): a dense kernel
+  //                                         entry may take it, plugin.h's bp_dense_call)
   static constexpr uint32_t kKeyWrapped = 1u << 0;
   static constexpr uint32_t kKeySignature = 0x3fu;
   static constexpr uint32_t kKeyZeroDim = 1u << 6;
   static constexpr uint32_t kKeyEmpty = 1u << 7;
   static constexpr uint32_t kKeyZeroStride = 1u << 8;
+  static constexpr uint32_t kKeyContiguous = 1u << 9;
   const TensorCallHead& call_head() const { return call_head_; }
   uint32_t fast_key() const { return fast_key_; }
 
@@ -134,9 +140,14 @@ class Tensor {
   void recompute_numel();
   // Recomputes call_head_ and fast_key_ from the rest (Note [Tensor call head]).
   void refresh_call_head();
-  // The same, given whether some stride is 0 (a caller that made the strides knows).
-  // Inline, defined and used in tensor.cpp only: set_contiguous runs on every allocating op.
-  [[gnu::always_inline]] inline void set_call_head(bool zero_stride);
+  // The same, given whether some stride is 0 and whether the tensor is contiguous (a caller
+  // that made the strides knows). Inline, defined and used in tensor.cpp only: set_contiguous
+  // runs on every allocating op.
+  [[gnu::always_inline]] inline void set_call_head(bool zero_stride, bool contiguous);
+  // The rest of set_contiguous and set_contiguous_like once storage_ is set: the `n` sizes,
+  // dense strides, the other fields and the call head.
+  [[gnu::always_inline]] inline void finish_contiguous(const int64_t* sizes, size_t n,
+                                                       int64_t numel, ScalarType dtype);
 
   StoragePtr storage_;
   Shape sizes_;

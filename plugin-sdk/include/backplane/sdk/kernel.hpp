@@ -285,6 +285,21 @@ class Registrar {
       throw Error::reported_by_host(s, std::string("register_kernel(") + op_name + ") failed");
     return *this;
   }
+  // The dense entry of an elementwise op's kernel (ABI 1.3, plugin.h's bp_dense_call), after
+  // the kernel. Optional: on a host without register_dense_kernel it registers nothing, and
+  // every call runs the kernel.
+  Registrar& dense(const char* op_name, bp_dtype_mask dtypes, bp_dense_kernel_fn fn,
+                   void* kernel_ctx) {
+    if (host_->struct_size < offsetof(bp_host_api, register_dense_kernel) + sizeof(void*) ||
+        host_->register_dense_kernel == nullptr)
+      return *this;
+    const bp_status s =
+        host_->register_dense_kernel(host_->host, backend_, op_name, dtypes, fn, kernel_ctx);
+    if (s != BP_OK)
+      throw Error::reported_by_host(s,
+                                    std::string("register_dense_kernel(") + op_name + ") failed");
+    return *this;
+  }
 
  private:
   const bp_host_api* host_;
