@@ -14,9 +14,9 @@
  * Contracts that hold for every function below:
  *   - Input structs (bp_call, bp_dense_call, bp_tensor, bp_device_api, bp_host_api, the
  *     descriptor) carry the struct_size of the side that filled them; the reader uses only
- *     the members that lie within it. The one output struct, bp_device_props, is zeroed by the
- * runtime, which sets struct_size to the size it was built with: the plugin writes only members
- * that lie within that size and leaves struct_size as it found it.
+ *     the members that lie within it. The one output struct, bp_device_props, is zeroed by
+ *     the runtime, which sets struct_size to the size it was built with: the plugin writes
+ *     only members that lie within that size and leaves struct_size as it found it.
  *   - Strings a plugin hands to the runtime are NUL terminated UTF-8. The descriptor's
  *     name, version and vendor stay valid from bp_plugin_query until shutdown returns (a
  *     string literal is the usual choice); device_count's reason until the next call into
@@ -162,18 +162,18 @@ typedef struct bp_call {
 typedef bp_status (*bp_kernel_fn)(const bp_call* call);
 
 /* ABI 1.3: the dense entry of an elementwise kernel, an optional second function beside the
- * kernel of an op whose schema is (Tensor..., Scalar...) -> Tensor ("add.Tensor", "mul.Tensor",
- * "maximum"; register_dense_kernel). The runtime calls it instead of the kernel only for a
- * call the kernel would receive as: every tensor argument and the output contiguous, with one
- * shape of `numel` elements (numel >= 1); every tensor argument in `dtype`, the compute dtype
- * (no argument converted); the output in `out_dtype`, the meta rule's result dtype; all on one
- * device; the output exactly one of the inputs (an in-place call) or overlapping none. The
- * result must be the kernel's on the same call, bit for bit, and conformance checks both.
- * A dense entry that does not take a call (a Scalar it leaves to the kernel's checks, a size
- * the kernel runs on several threads) returns BP_ERR_UNSUPPORTED having written nothing,
- * without set_error: the runtime then calls the kernel. Any other non-OK status is the call's
- * error, reported as the kernel's are. Why it exists: for small tensors the descriptors and the
- * boxed arguments cost more than the arithmetic (docs/performance.md). */
+ * kernel of an elementwise op of schema (Tensor..., Scalar...) -> Tensor whose output has its
+ * inputs' shape ("add.Tensor", "mul.Tensor", "maximum"; not matmul; register_dense_kernel). The
+ * runtime calls it instead of the kernel only for a call the kernel would receive as: every tensor
+ * argument and the output contiguous, with one shape of `numel` elements (numel >= 1); every tensor
+ * argument in `dtype`, the compute dtype (no argument converted); the output in `out_dtype`, the
+ * meta rule's result dtype; all on one device; the output exactly one of the inputs (an in-place
+ * call) or overlapping none. The result must be the kernel's on the same call, bit for bit, and
+ * conformance checks both. A dense entry that does not take a call (a Scalar it leaves to the
+ * kernel's checks, a size the kernel runs on several threads) returns BP_ERR_UNSUPPORTED having
+ * written nothing, without set_error: the runtime then calls the kernel. Any other non-OK status is
+ * the call's error, reported as the kernel's are. Why it exists: for small tensors the descriptors
+ * and the boxed arguments cost more than the arithmetic (docs/performance.md). */
 typedef struct bp_dense_call {
   size_t struct_size;
   /* First elements: bp_tensor's data + byte_offset as a byte address. A plugin whose
@@ -280,8 +280,8 @@ typedef struct bp_host_api {
   void (*log)(void* host, int32_t level, const char* message);
   /* ABI 1.3 (present when struct_size covers it). Registers the dense entry (bp_dense_call)
    * of `op_name`'s kernel for the dtypes in `dtypes`: register the kernel first; the dtypes
-   * must be among the kernel's. Only ops of the schema (Tensor..., Scalar...) -> Tensor have
-   * one (BP_ERR_INVALID_ARGUMENT otherwise). Optional: a plugin that registers none runs every
+   * must be among the kernel's. Only the elementwise ops of bp_dense_call have one
+   * (BP_ERR_INVALID_ARGUMENT otherwise). Optional: a plugin that registers none runs every
    * call through its kernels. */
   bp_status (*register_dense_kernel)(void* host, uint32_t backend_id, const char* op_name,
                                      bp_dtype_mask dtypes, bp_dense_kernel_fn fn, void* kernel_ctx);
