@@ -118,41 +118,39 @@ bp_status null_host(std::string_view function) {
   return BP_ERR_INVALID_ARGUMENT;
 }
 
-bp_status host_register_backend(void* host, const char* name, const bp_device_api* api, void* ctx,
-                                uint32_t* out_id) {
+// Runs `call` on the host context, or reports a NULL host; an exception becomes
+// BP_ERR_INTERNAL with its message.
+template <typename Call>
+bp_status on_host(void* host, std::string_view function, Call&& call) {
   try {
-    if (!host) return null_host("register_backend");
-    auto* h = static_cast<HostContext*>(host);
-    return h->runtime->register_backend(h, name, api, ctx, out_id);
+    if (!host) return null_host(function);
+    return call(static_cast<HostContext*>(host));
   } catch (const std::exception& e) {
     thread_plugin_error() = {BP_ERR_INTERNAL, e.what()};
     return BP_ERR_INTERNAL;
   }
 }
 
+bp_status host_register_backend(void* host, const char* name, const bp_device_api* api, void* ctx,
+                                uint32_t* out_id) {
+  return on_host(host, "register_backend", [&](HostContext* h) {
+    return h->runtime->register_backend(h, name, api, ctx, out_id);
+  });
+}
+
 bp_status host_register_kernel(void* host, uint32_t backend_id, const char* op_name,
                                bp_dtype_mask dtypes, bp_kernel_fn fn, void* kernel_ctx) {
-  try {
-    if (!host) return null_host("register_kernel");
-    auto* h = static_cast<HostContext*>(host);
+  return on_host(host, "register_kernel", [&](HostContext* h) {
     return h->runtime->register_kernel(h, backend_id, op_name, dtypes, fn, kernel_ctx);
-  } catch (const std::exception& e) {
-    thread_plugin_error() = {BP_ERR_INTERNAL, e.what()};
-    return BP_ERR_INTERNAL;
-  }
+  });
 }
 
 bp_status host_register_dense_kernel(void* host, uint32_t backend_id, const char* op_name,
                                      bp_dtype_mask dtypes, bp_dense_kernel_fn fn,
                                      void* kernel_ctx) {
-  try {
-    if (!host) return null_host("register_dense_kernel");
-    auto* h = static_cast<HostContext*>(host);
+  return on_host(host, "register_dense_kernel", [&](HostContext* h) {
     return h->runtime->register_dense_kernel(h, backend_id, op_name, dtypes, fn, kernel_ctx);
-  } catch (const std::exception& e) {
-    thread_plugin_error() = {BP_ERR_INTERNAL, e.what()};
-    return BP_ERR_INTERNAL;
-  }
+  });
 }
 
 void host_set_error(void*, bp_status code, const char* message) {

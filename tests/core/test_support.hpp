@@ -70,4 +70,12 @@ inline bool contains(const std::string& s, const std::string& part) {
   return s.find(part) != std::string::npos;
 }
 
+// Expected geometry of a tensor (a view's, or a new tensor's).
+inline void check_geometry(const Tensor& t, const Shape& sizes, const Shape& strides,
+                           int64_t offset) {
+  CHECK(t.sizes() == sizes);
+  CHECK(t.strides() == strides);
+  CHECK(t.storage_offset() == offset);
+}
+
 }  // namespace bp::test

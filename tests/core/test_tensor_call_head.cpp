@@ -14,16 +14,11 @@ namespace bp {
 namespace {
 
 using test::catch_error;
+using test::check_geometry;
 using test::contains;
 using test::make_storage;
 using test::make_tensor;
 using V = std::vector<int64_t>;
-
-void check_geometry(const Tensor& t, const Shape& sizes, const Shape& strides, int64_t offset) {
-  CHECK(t.sizes() == sizes);
-  CHECK(t.strides() == strides);
-  CHECK(t.storage_offset() == offset);
-}
 
 // What call_head() and fast_key() must say of `t`, worked out from its other accessors.
 void check_call_head(const Tensor& t) {

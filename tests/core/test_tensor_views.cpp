@@ -14,17 +14,11 @@ namespace bp {
 namespace {
 
 using test::catch_error;
+using test::check_geometry;
 using test::contains;
 using test::make_storage;
 using test::make_tensor;
 using V = std::vector<int64_t>;
-
-// Expected geometry of a view.
-void check_geometry(const Tensor& t, Shape sizes, Shape strides, int64_t offset) {
-  CHECK(t.sizes() == sizes);
-  CHECK(t.strides() == strides);
-  CHECK(t.storage_offset() == offset);
-}
 
 // A view shares the storage and the dtype of its base.
 void check_aliases(const Tensor& view, const Tensor& base) {
