@@ -74,6 +74,19 @@ constexpr Rule kRules[] = {
      "scaled_dot_product_attention",
      Kind::Reduction, 0, 0, 0},
     {"prod", Kind::Product, 0, 0, 0},  // relative error of K-1 products: (K-1)*u
+    // Training ops (docs/training.md). threshold_backward picks grad or 0; zero_ writes 0.
+    {"threshold_backward zero_", Kind::ExactSigned, 0, 0, 0},
+    // The activation gradients are chains of 3 to 8 roundings around exp/erf/tanh, with
+    // cancellation (1 - y*y near |y| = 1, gelu's cdf + x*pdf for x < 0); the losses'
+    // gradients and the optimizer ops are 2-3 roundings with add's cancellation: PyTorch's
+    // own assert_close defaults, as for add.
+    {"gelu_backward silu_backward sigmoid_backward tanh_backward mse_loss_backward "
+     "nll_loss_backward addcmul addcdiv lerp",
+     Kind::Default, 0, 0, 0},
+    // Row sums (the softmax gradients) and batch sums (the reduced losses).
+    {"_softmax_backward_data _log_softmax_backward_data mse_loss nll_loss_forward nll_loss "
+     "cross_entropy_loss",
+     Kind::Reduction, 0, 0, 0},
 };
 
 bool rule_has(const Rule& rule, std::string_view name) {

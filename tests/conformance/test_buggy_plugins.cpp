@@ -295,12 +295,18 @@ TEST_CASE("the template plugin: every op it claims is compared, and its run pass
   CHECK(run.output.find("ops: 6 claimed, ") != std::string::npos);
 }
 
-TEST_CASE("the template with add ignoring the strides of self: caught, and only add fails") {
+TEST_CASE(
+    "the template with add ignoring the strides of self: caught, and only add and the "
+    "composites over it fail") {
   const CliRun run = run_conformance("template_device:0", "template_strides", {"--jobs", "2"});
   require_failed_run(run, "template_device:0");
   INFO("report: " << run.report.dump(1));
   const std::vector<json> failed = cases_with(run.report, "failed", "add.Tensor/f32/");
-  CHECK(cases_with(run.report, "failed").size() == failed.size());
+  // addcmul is self + (value * t1) * t2 through this add (core/src/ops/pointwise.cpp): its
+  // strided samples reach the bug too.
+  const std::vector<json> composite = cases_with(run.report, "failed", "addcmul/f32/");
+  CHECK(cases_with(run.report, "failed").size() == failed.size() + composite.size());
+  CHECK(cases_with(run.report, "failed", "addcmul/f32/transposed_").size() == 1);
   CHECK(cases_with(run.report, "failed", "add.Tensor/f32/transposed_").size() == 1);
   CHECK(any_message_names_element(failed));
   // Contiguous inputs still pass: the bug is the strides alone.

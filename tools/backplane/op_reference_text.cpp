@@ -268,6 +268,44 @@ the scores `[*B, L, S]` without growing them. `dropout_p` must be 0; `is_causal`
 `attn_mask` is an error. The scale (`1/sqrt(E)` by default) multiplies `q @ k^T`.)",
        R"(The causal mask is aligned to the top-left corner (query `i` attends keys `j <= i`). A
 row with every key masked gives NaN, as PyTorch 2.0-2.4.)"},
+      {"Activation gradients",
+       {"threshold_backward", "gelu_backward", "silu_backward", "sigmoid_backward",
+        "tanh_backward"},
+       R"(Primitives, called by autograd with the gradient of the forward result and the forward
+call's input (`self`) or, for sigmoid and tanh, its output. Both are expanded to their
+broadcast shape and converted to their promoted dtype, the output's.
+`threshold_backward` takes every dtype but bool and a threshold that must fit it; the
+others are floating only. `gelu_backward` receives `approximate` as for `gelu`.)",
+       R"(- `threshold_backward` is `self <= threshold ? 0 : grad`, compared in the compute dtype
+  (NaN in `self` passes the gradient through).
+- `gelu_backward(approximate='tanh')` where tanh has saturated is `grad` (x > 0) or 0:
+  PyTorch's f32 kernel gives NaN there once `x^3` overflows (docs/training.md).)"},
+      {"Gradients of softmax",
+       {"_softmax_backward_data", "_log_softmax_backward_data"},
+       R"(Composites: `(grad - sum(grad * y, dim)) * y` and `grad - exp(y) * sum(grad, dim)`, y
+being the forward output. `grad_output` and `output` have one shape and one floating dtype,
+which `input_dtype` must equal (PyTorch's CPU rule). f16/bf16 compute in f32.)",
+       R"(An empty input gives an empty result; NaN in a row makes the row NaN.)"},
+      {"Losses",
+       {"mse_loss", "mse_loss_backward", "nll_loss_forward", "nll_loss_backward", "nll_loss",
+        "cross_entropy_loss"},
+       R"(Composites. `reduction` is 0 (none), 1 (mean) or 2 (sum). `mse_loss` broadcasts `self`
+and `target` (floating); its gradient has the broadcast shape of all three inputs. The nll
+ops take `self` `[N, C]` or `[C]` (floating), an i64 `target` `[N]` or 0-d, and an optional
+`weight` `[C]` of self's dtype; `nll_loss_forward` also returns `total_weight`, the sum of
+the counted rows' weights (0 for `reduction=0`). `cross_entropy_loss` is `nll_loss` of
+`log_softmax` over the class dim, for class-index targets without label smoothing.)",
+       R"(- A row whose target is `ignore_index` counts for nothing (loss 0, weight 0, gradient
+  0); the mean of no counted rows is NaN (0/0), as PyTorch.
+- A target outside `[0, C)` is an index error, raised by the gather the composite uses.)"},
+      {"Optimizer pointwise ops",
+       {"addcmul", "addcdiv", "lerp.Scalar", "zero_"},
+       R"(Composites, rounding where PyTorch's CPU kernels round: `self + (value * t1) * t2`,
+`self + (value * t1) / t2`, `lerp` as `self + w * (end - self)` for `|w| < 0.5` and
+`end - (end - self) * (1 - w)` otherwise (f16/bf16 in f32). Inputs broadcast with type
+promotion; `addcdiv` refuses two integral tensors, and a floating `value` with an integral
+result is an error. `zero_` fills `self` with 0.)",
+       R"(The in-place forms (`addcmul_`, ...) are these ops with `self` as the output.)"},
   };
   return families;
 }

@@ -13,19 +13,6 @@ namespace {
 
 using Args = std::vector<IValue>;
 
-int64_t numel_of(const Shape& s) {
-  int64_t n = 1;
-  for (int64_t v : s) n *= v;
-  return n;
-}
-
-// The length softmax normalises over: sizes[dim] (1 for a 0-d input or an empty dim).
-int64_t row_length(const Shape& sizes, int64_t dim) {
-  if (sizes.empty()) return 1;
-  const auto n = static_cast<int64_t>(sizes.size());
-  return std::max<int64_t>(1, sizes[static_cast<size_t>((dim + n) % n)]);
-}
-
 // ---- softmax.int / log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) ----------
 
 // softmax(x, dim) or log_softmax(x, dim) of a tensor made when the case runs.

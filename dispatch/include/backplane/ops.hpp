@@ -249,4 +249,52 @@ Tensor scaled_dot_product_attention(const Tensor& query, const Tensor& key, cons
                                     double dropout_p = 0.0, bool is_causal = false,
                                     std::optional<double> scale = std::nullopt);
 
+// ---- training: gradients, losses, optimizer pointwise ops (docs/training.md) -------------
+// The gradients PyTorch's autograd calls, with its schemas: `grad_output` is the gradient of
+// the forward call's result; the second tensor is the forward call's input (`self`) or, for
+// sigmoid and tanh, its output.
+Tensor threshold_backward(const Tensor& grad_output, const Tensor& self, Scalar threshold);
+Tensor& threshold_backward_out(Tensor& out, const Tensor& grad_output, const Tensor& self,
+                               Scalar threshold);
+Tensor gelu_backward(const Tensor& grad_output, const Tensor& self,
+                     const std::string& approximate = "none");
+Tensor silu_backward(const Tensor& grad_output, const Tensor& self);
+Tensor sigmoid_backward(const Tensor& grad_output, const Tensor& output);
+Tensor tanh_backward(const Tensor& grad_output, const Tensor& output);
+Tensor _softmax_backward_data(const Tensor& grad_output, const Tensor& output, int64_t dim,
+                              ScalarType input_dtype);
+Tensor _log_softmax_backward_data(const Tensor& grad_output, const Tensor& output, int64_t dim,
+                                  ScalarType input_dtype);
+
+// A loss's `reduction` (PyTorch's at::Reduction values).
+inline constexpr int64_t kReductionNone = 0;
+inline constexpr int64_t kReductionMean = 1;
+inline constexpr int64_t kReductionSum = 2;
+Tensor mse_loss(const Tensor& self, const Tensor& target, int64_t reduction = kReductionMean);
+Tensor mse_loss_backward(const Tensor& grad_output, const Tensor& self, const Tensor& target,
+                         int64_t reduction);
+// Returns (output, total_weight).
+std::vector<Tensor> nll_loss_forward(const Tensor& self, const Tensor& target,
+                                     const std::optional<Tensor>& weight, int64_t reduction,
+                                     int64_t ignore_index);
+Tensor nll_loss_backward(const Tensor& grad_output, const Tensor& self, const Tensor& target,
+                         const std::optional<Tensor>& weight, int64_t reduction,
+                         int64_t ignore_index, const Tensor& total_weight);
+Tensor nll_loss(const Tensor& self, const Tensor& target,
+                const std::optional<Tensor>& weight = std::nullopt,
+                int64_t reduction = kReductionMean, int64_t ignore_index = -100);
+// Class-index targets; label_smoothing must be 0.
+Tensor cross_entropy_loss(const Tensor& self, const Tensor& target,
+                          const std::optional<Tensor>& weight = std::nullopt,
+                          int64_t reduction = kReductionMean, int64_t ignore_index = -100,
+                          double label_smoothing = 0.0);
+
+Tensor addcmul(const Tensor& self, const Tensor& tensor1, const Tensor& tensor2, Scalar value = 1);
+Tensor& addcmul_(Tensor& self, const Tensor& tensor1, const Tensor& tensor2, Scalar value = 1);
+Tensor addcdiv(const Tensor& self, const Tensor& tensor1, const Tensor& tensor2, Scalar value = 1);
+Tensor& addcdiv_(Tensor& self, const Tensor& tensor1, const Tensor& tensor2, Scalar value = 1);
+Tensor lerp(const Tensor& self, const Tensor& end, Scalar weight);
+Tensor& lerp_(Tensor& self, const Tensor& end, Scalar weight);
+Tensor& zero_(Tensor& self);
+
 }  // namespace bp
