@@ -15,7 +15,7 @@ from harness import FLOATS, NAME_OF, ulp, is_negative_zero
 SELECTING = {"copy_", "fill_.Scalar", "fill_.Tensor", "cat", "index_select", "gather",
              "where.self", "where.Scalar", "where.ScalarSelf", "where.ScalarOther", "embedding",
              "neg", "abs", "sign", "relu", "floor", "ceil", "clamp", "clamp.Tensor", "maximum",
-             "minimum", "amax", "amin"}
+             "minimum", "amax", "amin", "threshold_backward", "zero_"}
 # Correctly rounded on both sides, so exact: IEEE +, -, *, / (f16/bf16 through f32 rounds
 # the same as once, since f32 has more than 2p+2 bits), and the counting ops.
 ROUNDED_ONCE = {"add.Tensor", "sub.Tensor", "mul.Tensor", "div.Tensor", "add.Scalar",
@@ -120,8 +120,9 @@ def fmt(x):
 
 
 def upcast_args(case):
-    """The case's PyTorch arguments with f16/bf16 tensors in f32: what the expected output
-    is computed from when PyTorch 1.13 has no CPU kernel for a half dtype."""
+    """The case's PyTorch arguments with f16/bf16 tensors in f32 (and a ScalarType argument
+    naming f16/bf16, such as _softmax_backward_data's input_dtype, f32): what the expected
+    output is computed from when PyTorch 1.13 has no CPU kernel for a half dtype."""
     out = {}
     for name, arg in case.args:
         v = arg.torch()
@@ -129,5 +130,7 @@ def upcast_args(case):
             v = v.float()
         elif arg.kind == "tensors":
             v = [t.float() if t.dtype in (torch.float16, torch.bfloat16) else t for t in v]
+        elif arg.kind == "dtype" and v in (torch.float16, torch.bfloat16):
+            v = torch.float32
         out[name] = v
     return out
