@@ -39,7 +39,7 @@ from elementwise_cases import (binary_cases, clamp_cases, compare_scalar_cases, 
                                where_cases)
 from structural_cases import (basics_cases, cat_cases, factory_cases,  # noqa: E402
                               indexing_cases, matmul_cases, norm_cases, reduction_cases,
-                              softmax_cases, wrong_shape_out_cases)
+                              softmax_cases, training_cases, wrong_shape_out_cases)
 
 DEVICES = [f"privateuseone:{i}" for i in range(len(bt.devices()))]
 
@@ -52,6 +52,13 @@ NOT_MAPPED = {
                   "fallback (layer_norm cases)",
     "rms_norm": "torch 1.13 has no rms_norm",
     "scaled_dot_product_attention": "torch 1.13 has no scaled_dot_product_attention",
+    "zero_": "a tensor basic (the bridge's own PrivateUse1 kernel, over fill_.Scalar): "
+             "fill_.Scalar-f32-zero_ case",
+    "nll_loss": "CompositeImplicit in torch 1.13: F.nll_loss reaches nll_loss_forward "
+                "(nll_loss_forward-f32-F.nll_loss case)",
+    "cross_entropy_loss": "CompositeImplicit in torch 1.13: F.cross_entropy reaches "
+                          "log_softmax and nll_loss_forward "
+                          "(nll_loss_forward-f32-F.cross_entropy case)",
     "where.Scalar": "CompositeImplicit in torch 1.13: torch.where(c, 1.0, 2.0) reaches "
                     "where.self (where.self-*-scalars cases)",
     "where.ScalarSelf": "CompositeImplicit in torch 1.13: reaches where.self "
@@ -66,7 +73,7 @@ def all_cases():
     for build in [unary_cases, binary_cases, div_mode_cases, scalar_cases, compare_scalar_cases,
                   pow_scalar_cases, clamp_cases, where_cases, cat_cases, indexing_cases,
                   reduction_cases, matmul_cases, softmax_cases, factory_cases, basics_cases,
-                  wrong_shape_out_cases, norm_cases]:
+                  wrong_shape_out_cases, norm_cases, training_cases]:
         build(b)
     ids = [case.id for case in b.cases]
     duplicates = sorted({i for i in ids if ids.count(i) > 1})
