@@ -127,24 +127,20 @@ struct Gradient {
 template <typename T>
 void threshold_row(char* const* p, const int64_t* s, int64_t n, T limit, bp_dtype out_dtype) {
   const T zero = convert<T>(0.0);
-  for (int64_t i = 0; i < n; ++i) {
-    const T self = *reinterpret_cast<const T*>(p[2] + i * s[2]);
-    const T grad = *reinterpret_cast<const T*>(p[1] + i * s[1]);
-    bool below;
-    if constexpr (kIsHalf<T>)
-      below = to_compute(self) <= to_compute(limit);
-    else
-      below = self <= limit;
-    const T v = below ? zero : grad;
-    if (out_dtype == dtype_of<T>()) {
-      *reinterpret_cast<T*>(p[0] + i * s[0]) = v;
-    } else {
-      visit_dtype(out_dtype, [&](auto tag) {
-        using O = typename decltype(tag)::type;
-        *reinterpret_cast<O*>(p[0] + i * s[0]) = convert<O>(v);
-      });
+  // The output's type is chosen once per row (an out= tensor may have another dtype).
+  visit_dtype(out_dtype, [&](auto tag) {
+    using O = typename decltype(tag)::type;
+    for (int64_t i = 0; i < n; ++i) {
+      const T self = *reinterpret_cast<const T*>(p[2] + i * s[2]);
+      const T grad = *reinterpret_cast<const T*>(p[1] + i * s[1]);
+      bool below;
+      if constexpr (kIsHalf<T>)
+        below = to_compute(self) <= to_compute(limit);
+      else
+        below = self <= limit;
+      *reinterpret_cast<O*>(p[0] + i * s[0]) = convert<O>(below ? zero : grad);
     }
-  }
+  });
 }
 
 template <>

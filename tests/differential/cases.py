@@ -1,15 +1,18 @@
 """The seeded cases of the differential test: every op and overload of op set v1, over
 every dtype (PyTorch decides which it accepts; where it refuses, the reference must refuse
 too), with broadcasting, 0-d and wrapped-number operands, every layout class and special
-values. Each generator appends Case objects; `all_cases()` gives them stable ids."""
+values. Each generator appends Case objects; `all_cases()` gives them stable ids. The
+training op set's group comes from training_cases.py (TrainingCases, which Generator
+inherits), run last."""
 
 import math
 import random
 
 import torch
 
-from harness import ALL, DTYPES, FLOATS, Arg, Case, TensorArg, contiguous_strides
+from harness import ALL, DTYPES, FLOATS, NONE, Arg, Case, S, T, TensorArg
 from inputs import NAN, INF, Values
+from training_cases import TrainingCases
 
 UNARY = ["neg", "abs", "sign", "exp", "log", "sqrt", "rsqrt", "reciprocal", "sin", "cos",
          "tanh", "sigmoid", "erf", "relu", "floor", "ceil", "logical_not", "silu"]
@@ -22,20 +25,7 @@ BROADCAST_SHAPES = [([3, 4], [3, 4]), ([3, 1], [1, 4]), ([5], []), ([], [5]), ([
 ELEMENTWISE_SHAPES = [[], [7], [3, 4], [0], [2, 3, 5], [1]]
 
 
-def T(t):
-    """A Tensor argument holding the TensorArg `t`."""
-    return Arg("tensor", t)
-
-
-def S(v):
-    """A Scalar argument: a Python bool, int or float, as PyTorch's Python API takes it."""
-    return Arg("scalar", v)
-
-
-NONE = Arg("none")
-
-
-class Generator:
+class Generator(TrainingCases):
     def __init__(self, seed):
         self.values = Values(seed)
         self.rng = random.Random(seed + 1)
@@ -449,267 +439,6 @@ class Generator:
                     ("query", q), ("key", k), ("value", v), ("attn_mask", m),
                     ("dropout_p", Arg("float", 0.0)), ("is_causal", Arg("bool", causal)),
                     ("scale", NONE)], torch_fn=scaled_dot_product_attention)
-
-    # --- training: gradients, losses and the optimizers' pointwise ops ------------------
-    def training(self):
-        self.activation_gradients()
-        self.softmax_gradients()
-        self.mse_losses()
-        self.nll_losses()
-        self.optimizer_pointwise()
-
-    def exact(self, t):
-        """A Tensor argument holding the torch tensor `t` (contiguous), bit for bit."""
-        shape = list(t.shape)
-        return T(TensorArg(t.detach().flatten().clone(), shape, contiguous_strides(shape)))
-
-    def activation_gradients(self):
-        # (grad_output, self or output): equal, broadcast both ways, 0-d, empty.
-        shapes = [([3, 4], [3, 4]), ([3, 1], [4]), ([], [5]), ([2, 0], [2, 1]), ([], [])]
-        mixed = [("f32", "f64"), ("bf16", "f32"), ("f16", "bf16"), ("i32", "f32"),
-                 ("f64", "i64")]
-        for dtype in ALL:
-            thresholds = [0, 0.5, -1.5, NAN, INF] if dtype in FLOATS else [0, 2, -3, 1.5]
-            for sg, ss in shapes:
-                self.add("threshold_backward", "training", [
-                    ("grad_output", self.tensor(dtype, sg)), ("self", self.tensor(dtype, ss)),
-                    ("threshold", S(self.rng.choice(thresholds)))], torch_fn=threshold_backward)
-        for a, b in mixed + [("u8", "i8"), ("bool", "i16"), ("i8", "bool")]:
-            self.add("threshold_backward", "training", [
-                ("grad_output", self.tensor(a, [2, 3])), ("self", self.tensor(b, [3])),
-                ("threshold", S(1))], torch_fn=threshold_backward)
-        for dtype, threshold in [("i8", 300), ("u8", -1), ("f16", 1e10), ("i32", True)]:
-            self.add("threshold_backward", "training", [
-                ("grad_output", self.tensor(dtype, [4])), ("self", self.tensor(dtype, [4])),
-                ("threshold", S(threshold))], torch_fn=threshold_backward)
-        # The gradient is moderate where x varies: the reference computes in double and
-        # rounds once, PyTorch in the dtype (f32 for f16), where grad * factor can overflow
-        # on the way (grad -3e38 in sigmoid_backward) or the factor round to 0 (inf * 0).
-        # Infinite and NaN gradients meet x in (-1, 1), where every factor is moderate.
-        # gelu's tanh form keeps |x| below where PyTorch's f32 x**3 overflows (NaN there,
-        # the limit in the reference): "normal" values and the tails.
-        tails = [-30.0, -10.0, -5.5, -1.0, -1e-8, 0.0, -0.0, 1e-8, 0.5, 5.5, 10.0, 30.0]
-        grads = [NAN, INF, -INF, 0.0, -0.0, 1.0, -2.5, 1e-3]
-        for op, second in [("gelu_backward", "self"), ("silu_backward", "self"),
-                           ("sigmoid_backward", "output"), ("tanh_backward", "output")]:
-            kind = "unit" if op in ("sigmoid_backward", "tanh_backward") else "normal"
-            forms = [[("approximate", Arg("str", a))] for a in ["none", "tanh"]] \
-                if op == "gelu_backward" else [[]]
-            torch_fn = gelu_backward if op == "gelu_backward" else None
-            for form in forms:
-                for dtype in FLOATS:
-                    for sg, ss in shapes:
-                        self.add(op, "training", [
-                            ("grad_output", self.tensor(dtype, sg, "normal")),
-                            (second, self.tensor(dtype, ss, kind))] + form, torch_fn)
-                    for xs, grad in [(tails, self.tensor(dtype, [len(tails)], "normal")),
-                                     (None, self.exact(torch.tensor(grads).to(DTYPES[dtype])))]:
-                        x = self.tensor(dtype, [len(grads)], "unit") if xs is None else \
-                            self.exact(torch.tensor(xs, dtype=torch.float64).to(DTYPES[dtype]))
-                        self.add(op, "training", [("grad_output", grad), (second, x)] + form,
-                                 torch_fn)
-                for a, b in mixed + [("i32", "i32")]:
-                    self.add(op, "training", [("grad_output", self.tensor(a, [2, 3], "normal")),
-                                              (second, self.tensor(b, [2, 3], kind))] + form,
-                             torch_fn)
-                if form and form[0][1].value == "tanh":
-                    continue
-                for dtype in ["f32", "f64"]:  # NaN, infinities and huge values of x
-                    self.add(op, "training", [("grad_output", self.tensor(dtype, [4, 6], "normal")),
-                                              (second, self.tensor(dtype, [4, 6]))] + form,
-                             torch_fn)
-
-    def softmax_gradients(self):
-        """_softmax_backward_data and _log_softmax_backward_data of a real forward output."""
-        rows = torch.tensor([[0.0, -INF, 1.0, 2.0], [-1e30, 0.0, 1e30, 5.0],
-                             [-3.0, -3.0, -3.0, -3.0], [0.5, -0.25, 8.0, -8.0]],
-                            dtype=torch.float64)
-        for op, forward in [("_softmax_backward_data", torch.softmax),
-                            ("_log_softmax_backward_data", torch.log_softmax)]:
-            for dtype in FLOATS:
-                for shape, dim in [([3, 5], 1), ([3, 5], 0), ([], 0), ([2, 0], 1),
-                                   ([2, 3, 4], -1), ([6], 0)]:
-                    x = self.values.tensor(dtype, shape, "normal").torch().double()
-                    y = forward(x, dim).to(DTYPES[dtype])
-                    self.add(op, "training", [
-                        ("grad_output", self.tensor(dtype, shape, "normal")),
-                        ("output", self.exact(y)), ("dim", Arg("int", dim)),
-                        ("input_dtype", Arg("dtype", dtype))])
-                for dim in [1, 0]:
-                    y = forward(rows, dim).to(DTYPES[dtype])
-                    self.add(op, "training", [
-                        ("grad_output", self.tensor(dtype, [4, 4], "normal")),
-                        ("output", self.exact(y)), ("dim", Arg("int", dim)),
-                        ("input_dtype", Arg("dtype", dtype))])
-            # A gradient with NaN and infinities, and dtypes both must refuse.
-            y = forward(self.values.tensor("f32", [3, 4], "normal").torch(), 1)
-            self.add(op, "training", [("grad_output", self.tensor("f32", [3, 4])),
-                                      ("output", self.exact(y)), ("dim", Arg("int", 1)),
-                                      ("input_dtype", Arg("dtype", "f32"))])
-            for grad, output, input_dtype in [("f32", "f64", "f32"), ("f32", "f32", "f16"),
-                                              ("i32", "i32", "i32")]:
-                self.add(op, "training", [("grad_output", self.tensor(grad, [3, 4], "normal")),
-                                          ("output", self.tensor(output, [3, 4], "unit")),
-                                          ("dim", Arg("int", 1)),
-                                          ("input_dtype", Arg("dtype", input_dtype))])
-
-    def mse_losses(self):
-        shapes = [([3, 4], [3, 4]), ([3, 4], [4]), ([], []), ([0, 3], [0, 3]),
-                  ([2, 3, 5], [3, 1])]
-        for dtype in FLOATS:
-            for ss, st in shapes:
-                for reduction in [0, 1, 2]:
-                    self.add("mse_loss", "training", [
-                        ("self", self.tensor(dtype, ss, "normal")),
-                        ("target", self.tensor(dtype, st, "normal")),
-                        ("reduction", Arg("int", reduction))])
-                    out_shape = list(torch.broadcast_shapes(ss, st)) if reduction == 0 else []
-                    self.add("mse_loss_backward", "training", [
-                        ("grad_output", self.tensor(dtype, out_shape, "normal")),
-                        ("self", self.tensor(dtype, ss, "normal")),
-                        ("target", self.tensor(dtype, st, "normal")),
-                        ("reduction", Arg("int", reduction))])
-            for reduction in [0, 1, 2]:  # NaN, infinities and overflowing squares
-                self.add("mse_loss", "training", [("self", self.tensor(dtype, [9])),
-                                                  ("target", self.tensor(dtype, [9])),
-                                                  ("reduction", Arg("int", reduction))])
-        self.add("mse_loss", "training", [("self", self.tensor("i64", [2, 3], "normal")),
-                                          ("target", self.tensor("i64", [2, 3], "normal")),
-                                          ("reduction", Arg("int", 1))])
-        self.add("mse_loss_backward", "training", [
-            ("grad_output", self.tensor("f32", [3, 4])), ("self", self.tensor("f32", [3, 4])),
-            ("target", self.tensor("f32", [4])), ("reduction", Arg("int", 0))])
-
-    def targets(self, rows, classes, ignored=0.25):
-        """A Tensor argument of i64 class indices, [rows] (or 0-d where rows is None), each
-        in [0, classes) or, with probability `ignored`, -100."""
-        n = 1 if rows is None else rows
-        values = [-100 if self.rng.random() < ignored else self.rng.randrange(classes)
-                  for _ in range(n)]
-        return self.exact(torch.tensor(values[0] if rows is None else values, dtype=torch.int64))
-
-    def nll_losses(self):
-        # (rows, classes): rows None is a 1-D self (one row) with a 0-d target.
-        shapes = [(5, 4), (1, 3), (0, 3), (None, 5)]
-        for dtype in FLOATS:
-            for rows, classes in shapes:
-                shape = [classes] if rows is None else [rows, classes]
-                for reduction in [0, 1, 2]:
-                    for weighted in [False, True]:
-                        self_ = self.tensor(dtype, shape, "normal")
-                        target = self.targets(rows, classes)
-                        weight = self.tensor(dtype, [classes], "positive") if weighted else NONE
-                        common = [("target", target), ("weight", weight),
-                                  ("reduction", Arg("int", reduction)),
-                                  ("ignore_index", Arg("int", -100))]
-                        # A 1-D self's total_weight without reduction: PyTorch 1.13 gives
-                        # the row's weight, the reference 0 (as for a 2-D self); left out.
-                        if rows is not None or reduction != 0:
-                            self.add("nll_loss_forward", "training", [("self", self_)] + common)
-                        # PyTorch's own total_weight for the gradient (f16: computed in f32).
-                        s, t = self_.torch(), target.torch()
-                        w = None if weight.kind == "none" else weight.torch()
-                        upcast = dtype == "f16"
-                        _, total = torch.ops.aten.nll_loss_forward(
-                            s.float() if upcast else s, t,
-                            w.float() if upcast and w is not None else w, reduction, -100)
-                        grad_shape = [rows] if reduction == 0 and rows is not None else []
-                        self.add("nll_loss_backward", "training", [
-                            ("grad_output", self.tensor(dtype, grad_shape, "normal")),
-                            ("self", self_)] + common +
-                            [("total_weight", self.exact(total.to(DTYPES[dtype])))])
-                        for op in ["nll_loss", "cross_entropy_loss"]:
-                            args = [("self", self.tensor(dtype, shape, "normal"))] + common
-                            if op == "cross_entropy_loss":
-                                args.append(("label_smoothing", Arg("float", 0.0)))
-                            self.add(op, "training", args)
-            # Every row ignored; ignore_index a real class; NaN and infinities in self.
-            for reduction in [0, 1, 2]:
-                for op in ["nll_loss_forward", "nll_loss", "cross_entropy_loss"]:
-                    extra = [("label_smoothing", Arg("float", 0.0))] \
-                        if op == "cross_entropy_loss" else []
-                    self.add(op, "training", [
-                        ("self", self.tensor(dtype, [3, 4], "normal")),
-                        ("target", self.exact(torch.tensor([-100, -100, -100]))),
-                        ("weight", NONE), ("reduction", Arg("int", reduction)),
-                        ("ignore_index", Arg("int", -100))] + extra)
-                    self.add(op, "training", [
-                        ("self", self.tensor(dtype, [6, 4])),
-                        ("target", self.exact(torch.tensor([1, 0, 3, 1, 2, 1]))),
-                        ("weight", self.tensor(dtype, [4], "positive")),
-                        ("reduction", Arg("int", reduction)),
-                        ("ignore_index", Arg("int", 1))] + extra)
-        # What both must refuse: a class out of range, an i32 target, a weight of another dtype.
-        for target, weight in [(torch.tensor([0, 4, 1]), NONE),
-                               (torch.tensor([0, 2, 1], dtype=torch.int32), NONE),
-                               (torch.tensor([0, 2, 1]), self.tensor("f64", [4], "positive"))]:
-            for op in ["nll_loss_forward", "nll_loss"]:
-                self.add(op, "training", [
-                    ("self", self.tensor("f32", [3, 4], "normal")), ("target", self.exact(target)),
-                    ("weight", weight), ("reduction", Arg("int", 1)),
-                    ("ignore_index", Arg("int", -100))])
-
-    def optimizer_pointwise(self):
-        """addcmul, addcdiv, lerp.Scalar and zero_."""
-        triples = [([3, 4], [3, 4], [3, 4]), ([3, 1], [1, 4], [4]), ([], [5], []),
-                   ([2, 0], [2, 1], [0]), ([], [], [])]
-        for op in ["addcmul", "addcdiv"]:
-            for dtype in ALL:
-                values = [1, 0.5, -2, 1 / 3, 1e-3] if dtype in FLOATS else [1, 2, -3]
-                # f16/bf16 round each step in the reference, PyTorch once from f32: moderate
-                # values, where an intermediate neither overflows nor underflows.
-                kind = "normal" if dtype in ("f16", "bf16") else "special"
-                for s0, s1, s2 in triples:
-                    self.add(op, "training", [
-                        ("self", self.tensor(dtype, s0, kind)),
-                        ("tensor1", self.tensor(dtype, s1, kind)),
-                        ("tensor2", self.tensor(dtype, s2, "nonzero" if op == "addcdiv" else kind)),
-                        ("value", S(self.rng.choice(values)))])
-            for dtype in ["f32", "f64"]:  # a zero divisor, NaN and infinities everywhere
-                self.add(op, "training", [
-                    ("self", self.tensor(dtype, [12])), ("tensor1", self.tensor(dtype, [12])),
-                    ("tensor2", self.tensor(dtype, [12])), ("value", S(-0.5))])
-            for types in [("i32", "i64", "u8"), ("i8", "f32", "i8"), ("u8", "i16", "i16")]:
-                self.add(op, "training", [
-                    ("self", self.tensor(types[0], [2, 3])),
-                    ("tensor1", self.tensor(types[1], [2, 3])),
-                    ("tensor2", self.tensor(types[2], [3], "nonzero")), ("value", S(2))])
-        # PyTorch 1.13 computes self + w (end - self) for every w < 0.5, the reference for
-        # |w| < 0.5: no weight of -0.5 or below here (with an infinite end the two differ).
-        weights = [0, 0.25, 0.5, 0.75, 1, -0.25, 2, 1 / 3, 1e-3, NAN]
-        for dtype in FLOATS:
-            for ss, se in [([3, 4], [3, 4]), ([3, 1], [4]), ([], [5]), ([0, 2], [2]), ([], [])]:
-                self.add("lerp.Scalar", "training", [
-                    ("self", self.tensor(dtype, ss, "normal")),
-                    ("end", self.tensor(dtype, se, "normal")),
-                    ("weight", S(self.rng.choice(weights)))])
-            for weight in weights:
-                self.add("lerp.Scalar", "training", [("self", self.tensor(dtype, [8])),
-                                                     ("end", self.tensor(dtype, [8])),
-                                                     ("weight", S(weight))])
-        for a, b in [("f32", "f64"), ("i32", "i32"), ("f16", "f32")]:
-            self.add("lerp.Scalar", "training", [("self", self.tensor(a, [3])),
-                                                 ("end", self.tensor(b, [3])),
-                                                 ("weight", S(0.5))])
-        for dtype in ALL:
-            for shape in [[2, 3], [], [0]]:
-                self.add("zero_", "training", [("self", self.tensor(dtype, shape))])
-
-
-def threshold_backward(grad_output, self, threshold):
-    """aten::threshold_backward (torch has no Python function of it)."""
-    return torch.ops.aten.threshold_backward(grad_output, self, threshold)
-
-
-def gelu_backward(grad_output, self, approximate):
-    """aten::gelu_backward of the operands broadcast and promoted first, as its TensorIterator
-    kernel would take them: PyTorch 1.13's oneDNN path (f32 and bf16) refuses operands it
-    would have to broadcast or convert ("could not create a primitive descriptor for a
-    reorder primitive")."""
-    dtype = torch.result_type(grad_output, self)
-    grad, x = torch.broadcast_tensors(grad_output.to(dtype), self.to(dtype))
-    return torch.ops.aten.gelu_backward(grad.contiguous(), x.contiguous(),
-                                        approximate=approximate)
 
 
 def rms_norm(input, normalized_shape, weight, eps):

@@ -437,7 +437,12 @@ def nll_forward_out(log_probs, target, weight, reduction, ignore_index, output, 
 
 
 def loss_cases(b):
-    # mse_loss and its gradient (reductions: 0 none, 1 mean, 2 sum).
+    mse_loss_cases(b)
+    nll_loss_cases(b)
+
+
+def mse_loss_cases(b):
+    """mse_loss and its gradient (reductions: 0 none, 1 mean, 2 sum)."""
     for dtype in FLOATS:
         for reduction in [0, 1, 2]:
             b.functional("mse_loss", f"{dtype}-{reduction}", aten.mse_loss,
@@ -465,9 +470,11 @@ def loss_cases(b):
               grad_input(aten.mse_loss_backward.grad_input),
               [b.t([3, 4] if reduction == 0 else [], "f32"), b.t([3, 4], "f32"),
                b.t([3, 4], "f32"), reduction], "accum", functional=aten.mse_loss_backward)
-    # nll_loss_forward -> (output, total_weight) and nll_loss_backward: rows of -100 are
-    # ignored; weights per class. (A 1-D self without reduction is left out: PyTorch 1.13
-    # returns the row's weight as total_weight, Backplane 0.)
+
+
+def nll_loss_cases(b):
+    """nll_loss_forward -> (output, total_weight) and nll_loss_backward: rows of -100 are
+    ignored; weights per class."""
     for dtype in FLOATS:
         for reduction in [0, 1, 2]:
             for weighted in [False, True]:
@@ -483,6 +490,9 @@ def loss_cases(b):
                               total_weight(log_probs, target, weight, reduction)], "accum")
     for label, args in [
             ("f32-1d", [b.t([5], "f32"), targets(b, None, 5, False), None, 2, -100]),
+            # total_weight is the row's weight here, though 0 for 2-D rows (PyTorch 1.13).
+            ("f32-1d-none", [b.t([5], "f32"), targets(b, None, 5, False),
+                             b.t([5], "f32", "positive"), 0, -100]),
             ("f32-views", [b.t([4, 3], "f32", layout="transposed"), targets(b, 4, 3),
                            b.t([3], "f32", "positive", "stepped"), 1, -100]),
             ("f32-all-ignored", [b.t([3, 4], "f32"), Arg(torch.full((3,), -100)), None, 1,

@@ -284,16 +284,19 @@ others are floating only. `gelu_backward` receives `approximate` as for `gelu`.)
        {"_softmax_backward_data", "_log_softmax_backward_data"},
        R"(Composites: `(grad - sum(grad * y, dim)) * y` and `grad - exp(y) * sum(grad, dim)`, y
 being the forward output. `grad_output` and `output` have one shape and one floating dtype,
-which `input_dtype` must equal (PyTorch's CPU rule). f16/bf16 compute in f32.)",
+the result's. As PyTorch's CPU kernels, `input_dtype` is not otherwise read, except that an
+f32 gradient with `input_dtype` f16 (CUDA's half_to_float case) is an error. f16/bf16
+compute in f32.)",
        R"(An empty input gives an empty result; NaN in a row makes the row NaN.)"},
       {"Losses",
        {"mse_loss", "mse_loss_backward", "nll_loss_forward", "nll_loss_backward", "nll_loss",
         "cross_entropy_loss"},
        R"(Composites. `reduction` is 0 (none), 1 (mean) or 2 (sum). `mse_loss` broadcasts `self`
-and `target` (floating); its gradient has the broadcast shape of all three inputs. The nll
+and `target` (promoted, floating); its gradient has the broadcast shape of all three
+inputs, which share one dtype, any but bool (integers use the norm truncated, as PyTorch). The nll
 ops take `self` `[N, C]` or `[C]` (floating), an i64 `target` `[N]` or 0-d, and an optional
 `weight` `[C]` of self's dtype; `nll_loss_forward` also returns `total_weight`, the sum of
-the counted rows' weights (0 for `reduction=0`). `cross_entropy_loss` is `nll_loss` of
+the counted rows' weights (0 for `reduction=0` with a 2-D `self`). `cross_entropy_loss` is `nll_loss` of
 `log_softmax` over the class dim, for class-index targets without label smoothing.)",
        R"(- A row whose target is `ignore_index` counts for nothing (loss 0, weight 0, gradient
   0); the mean of no counted rows is NaN (0/0), as PyTorch.
@@ -301,9 +304,9 @@ the counted rows' weights (0 for `reduction=0`). `cross_entropy_loss` is `nll_lo
       {"Optimizer pointwise ops",
        {"addcmul", "addcdiv", "lerp.Scalar", "zero_"},
        R"(Composites, rounding where PyTorch's CPU kernels round: `self + (value * t1) * t2`,
-`self + (value * t1) / t2`, `lerp` as `self + w * (end - self)` for `|w| < 0.5` and
-`end - (end - self) * (1 - w)` otherwise (f16/bf16 in f32). Inputs broadcast with type
-promotion; `addcdiv` refuses two integral tensors, and a floating `value` with an integral
+`self + (value * t1) / t2`, `lerp` as `self + w * (end - self)` for `w < 0.5` and
+`end - (end - self) * (1 - w)` otherwise (PyTorch 1.13). Inputs broadcast and are
+converted to their promoted dtype; f16/bf16 compute in f32 and round once; `addcdiv` refuses two integral tensors, and a floating `value` with an integral
 result is an error. `zero_` fills `self` with 0.)",
        R"(The in-place forms (`addcmul_`, ...) are these ops with `self` as the output.)"},
   };

@@ -119,10 +119,23 @@ std::vector<Sample> softmax_backward_samples(ScalarType dt, bool log) {
   add("middle_dim_3x5x4", false, {3, 5, 4}, 1);
   add("permuted_3x4x5", false, {3, 4, 5}, 2, Layout::Permuted);
   add("large_256x1031", false, {256, 1031}, 1);
+  // input_dtype is not read (the result has the gradient's dtype), except that an f32
+  // gradient of an f16 input (half_to_float) is refused.
   const ScalarType other = dt == ScalarType::Float64 ? ScalarType::Float32 : ScalarType::Float64;
-  out.push_back(error_sample("error_input_dtype", "input_dtype", [=](InputMaker& in) {
-    return Args{in.tensor({3, 4}, dt), in.tensor({3, 4}, dt), IValue(int64_t{1}), other};
-  }));
+  out.push_back(quick_sample(
+      "input_dtype_" + std::string(dtype_name(other)) + "_7x13",
+      [=](InputMaker& in) {
+        Args args = softmax_backward_of(dt, {7, 13}, 1, log, Layout::Contiguous)(in);
+        args[3] = other;
+        return args;
+      },
+      13));
+  if (dt == ScalarType::Float32) {
+    out.push_back(error_sample("error_half_to_float", "half_to_float", [=](InputMaker& in) {
+      return Args{in.tensor({3, 4}, dt), in.tensor({3, 4}, dt), IValue(int64_t{1}),
+                  ScalarType::Float16};
+    }));
+  }
   out.push_back(error_sample("error_shapes", "must be equal", [=](InputMaker& in) {
     return Args{in.tensor({3, 4}, dt), in.tensor({4, 3}, dt), IValue(int64_t{1}), dt};
   }));

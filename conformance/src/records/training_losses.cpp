@@ -22,7 +22,7 @@ std::vector<Sample> mse_samples(ScalarType dt, bool backward) {
   std::vector<Sample> out;
   auto add = [&](std::string name, bool quick, Shape a, Shape b, int64_t reduction,
                  Layout layout = Layout::Contiguous, Values values = Values::Normal) {
-    Shape shape = a.size() >= b.size() ? a : b;
+    const Shape shape = broadcast_shapes(as_ref(a), as_ref(b), "mse_loss");
     const int64_t k = reduction == kNone ? 1 : std::max<int64_t>(1, numel_of(a));
     MakeArgs make = [=](InputMaker& in) {
       Args args{in.tensor(as_ref(a), dt, values, layout), in.tensor(as_ref(b), dt, values)};
@@ -52,11 +52,26 @@ std::vector<Sample> mse_samples(ScalarType dt, bool backward) {
     if (backward) args.insert(args.begin(), in.tensor({3}, dt));
     return args;
   }));
-  out.push_back(error_sample("error_integral", "floating", [=](InputMaker& in) {
-    Args args{in.tensor({3}, ScalarType::Int64), in.tensor({3}, ScalarType::Int64), IValue(kMean)};
-    if (backward) args.insert(args.begin(), in.tensor({}, ScalarType::Int64));
-    return args;
-  }));
+  if (backward) {
+    // The gradient's three inputs share one dtype (PyTorch refuses mixed ones).
+    const ScalarType partner = partner_dtype(dt);
+    out.push_back(error_sample("error_mixed_dtypes", "one dtype", [=](InputMaker& in) {
+      return Args{in.tensor({3}, partner), in.tensor({3}, dt), in.tensor({3}, dt), IValue(kSum)};
+    }));
+  } else {
+    // Promotion: a target of another dtype, an integral self with a floating target.
+    const ScalarType partner = partner_dtype(dt);
+    out.push_back(quick_sample(
+        "mixed_" + std::string(dtype_name(partner)) + "_6x5",
+        [=](InputMaker& in) {
+          return Args{in.tensor({6, 5}, dt), in.tensor({6, 5}, partner), IValue(kMean)};
+        },
+        30));
+    out.push_back(error_sample("error_integral", "floating", [=](InputMaker& in) {
+      return Args{in.tensor({3}, ScalarType::Int64), in.tensor({3}, ScalarType::Int64),
+                  IValue(kMean)};
+    }));
+  }
   return out;
 }
 
@@ -192,6 +207,13 @@ std::vector<Sample> addc_samples(ScalarType dt, bool divide) {
   add("transposed_17x9", true, {17, 9}, {17, 9}, {17, 9}, Layout::Transposed);
   add("special_values_4x8", true, {4, 8}, {4, 8}, {4, 8}, Layout::Contiguous, Values::Special);
   add("large_256x1031", false, {256, 1031}, {256, 1031}, {256, 1031});
+  // Promotion: tensor1 of another dtype; every input is converted to the promoted dtype.
+  const ScalarType partner = partner_dtype(dt);
+  out.push_back(quick_sample("mixed_" + std::string(dtype_name(partner)) + "_6x5",
+                             [dt, partner, divisor, value](InputMaker& in) {
+                               return Args{in.tensor({6, 5}, dt), in.tensor({6, 5}, partner),
+                                           in.tensor({6, 5}, dt, divisor), value};
+                             }));
   out.push_back(quick_sample("default_value_5x6", [dt, divisor](InputMaker& in) {
     return Args{in.tensor({5, 6}, dt), in.tensor({5, 6}, dt), in.tensor({5, 6}, dt, divisor)};
   }));
@@ -253,8 +275,8 @@ void add_loss_and_optimizer_records(std::vector<OpRecord>& out) {
   const std::vector<ScalarType> floating = floating_dtypes();
   out.push_back(
       OpRecord{"mse_loss", floating, [](ScalarType dt) { return mse_samples(dt, false); }});
-  out.push_back(
-      OpRecord{"mse_loss_backward", floating, [](ScalarType dt) { return mse_samples(dt, true); }});
+  out.push_back(OpRecord{"mse_loss_backward", numeric_dtypes(),
+                         [](ScalarType dt) { return mse_samples(dt, true); }});
   const std::pair<const char*, NllForm> nll_ops[] = {
       {"nll_loss_forward", NllForm::Forward},
       {"nll_loss_backward", NllForm::Backward},

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "backplane/core/catalog.hpp"
+#include "meta_util.hpp"
 
 #include <optional>
 
@@ -13,6 +14,14 @@ namespace bp::ops {
 // (one conversion in, one out), as PyTorch's own kernels accumulate them.
 constexpr ScalarType accumulate_dtype(ScalarType t) {
   return t == ScalarType::Float16 || t == ScalarType::BFloat16 ? ScalarType::Float32 : t;
+}
+
+// torch.result_type of `tensors`, as a meta rule computes it with result_type(): the
+// dispatcher converts inputs for kernels only, so a decomposition converts its own.
+inline ScalarType result_type_of(std::initializer_list<const Tensor*> tensors) {
+  ResultTypeState state;
+  for (const Tensor* t : tensors) add_to_result_type(state, *t);
+  return state.result();
 }
 
 // `t` converted to `dtype` (a new tensor written by copy_), or `t` itself when it already

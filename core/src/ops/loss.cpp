@@ -42,10 +42,12 @@ std::vector<Tensor> mse_loss_decompose(OpContext& ctx, std::span<const IValue> a
   static const OpId kMul = op_id("mul.Tensor");
   static const OpId kMean = op_id("mean.dim");
   static const OpId kSum = op_id("sum.dim_IntList");
-  const ScalarType dtype = args[0].tensor().dtype();
+  const Tensor& self = args[0].tensor();
+  const Tensor& target = args[1].tensor();
+  const ScalarType dtype = result_type_of({&self, &target});
   const ScalarType acc = accumulate_dtype(dtype);
-  const Tensor diff = ctx.call1(kSub, {convert_to(ctx, args[0].tensor(), acc),
-                                       convert_to(ctx, args[1].tensor(), acc), Scalar(1)});
+  const Tensor diff =
+      ctx.call1(kSub, {convert_to(ctx, self, acc), convert_to(ctx, target, acc), Scalar(1)});
   Tensor loss = ctx.call1(kMul, {diff, diff});
   const int64_t reduction = args[2].to_int();
   if (reduction != kReductionNone) {
@@ -57,15 +59,22 @@ std::vector<Tensor> mse_loss_decompose(OpContext& ctx, std::span<const IValue> a
 
 // mse_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction): the
 // gradient has the broadcast shape of the three (autograd sums it back to self's shape).
+// As PyTorch, the three share one dtype (no promotion), any but bool: integers compute
+// with the norm truncated to an integer, as PyTorch reads it in the tensor's type.
 MetaResult mse_loss_backward_meta(const OpDef& op, std::span<IValue> args) {
-  for (size_t i = 0; i < 3; ++i) tensor_arg(op, args, i);
+  const ScalarType dtype = tensor_arg(op, args, 1).dtype();
+  for (const size_t i : {size_t{0}, size_t{2}}) {
+    const ScalarType other = tensor_arg(op, args, i).dtype();
+    BP_CHECK(other == dtype, ErrorCode::Type,
+             "{}: argument '{}' has dtype {}, but 'self' has {}; the gradient's inputs must "
+             "have one dtype",
+             op.name, arg_name(op, i), dtype_name(other), dtype_name(dtype));
+  }
+  check_not_bool(op, "input 'self'", dtype);
   check_reduction_arg(op, args, 3);
-  const ScalarType dtype = result_type(op, args, {0, 1, 2});
-  check_floating(op, "the promoted dtype of 'grad_output', 'self' and 'target'", dtype);
   Shape shape = broadcast_args(op, args, {1, 2, 0});
   MetaResult r;
   r.compute_dtype = dtype;
-  request_conversion(r, args, {0, 1, 2});
   r.outputs.push_back(TensorMeta{std::move(shape), dtype, std::nullopt});
   return r;
 }
@@ -78,11 +87,15 @@ std::vector<Tensor> mse_loss_backward_decompose(OpContext& ctx, std::span<const 
   const Tensor& self = args[1].tensor();
   const ScalarType dtype = self.dtype();
   const ScalarType acc = accumulate_dtype(dtype);
-  const double norm =
-      args[3].to_int() == kReductionMean ? 2.0 / static_cast<double>(self.numel()) : 2.0;
+  const bool mean = args[3].to_int() == kReductionMean;
+  const int64_t n = self.numel();
+  // PyTorch reads the norm in the tensor's type: an integer norm is truncated (0 for an
+  // empty mean, where nothing is computed).
+  const Scalar norm = is_floating(dtype) ? Scalar(mean ? 2.0 / static_cast<double>(n) : 2.0)
+                                         : Scalar(mean ? (n > 0 ? 2 / n : 0) : int64_t{2});
   const Tensor diff = ctx.call1(
       kSub, {convert_to(ctx, self, acc), convert_to(ctx, args[2].tensor(), acc), Scalar(1)});
-  const Tensor scaled = ctx.call1(kMul, {scalar_operand(ctx, norm, acc), diff});
+  const Tensor scaled = ctx.call1(kMul, {ctx.scalar_tensor(norm, acc), diff});
   const Tensor grad = ctx.call1(kMul, {scaled, convert_to(ctx, args[0].tensor(), acc)});
   return {convert_to(ctx, grad, dtype)};
 }

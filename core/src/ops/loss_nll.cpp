@@ -112,13 +112,18 @@ std::vector<Tensor> nll_loss_forward_decompose(OpContext& ctx, std::span<const I
   // -self * w, and 0 for an ignored row even where self is infinite.
   Tensor losses = ctx.call1(kMul, {ctx.call1(kNeg, {picked}), p.weight});
   losses = ctx.call1(kWhereScalarOther, {p.valid, losses, Scalar(0.0)});
-  Tensor total = ctx.empty({}, p.weight.dtype());
-  if (reduction == kReductionNone) {
+  // PyTorch 1.13 leaves total_weight 0 for unreduced rows, but sums it for a 1-D self.
+  Tensor total;
+  if (reduction == kReductionNone && self.dim() == 2) {
+    total = ctx.empty({}, p.weight.dtype());
     ctx.call(kFill, {total, Scalar(0.0)});
+  } else {
+    total = ctx.call1(kSum, {p.weight, IValue(), false, IValue()});
+  }
+  if (reduction == kReductionNone) {
     const Tensor out = self.dim() == 2 ? losses : losses.view({});
     return {convert_to(ctx, out, dtype), convert_to(ctx, total, dtype)};
   }
-  total = ctx.call1(kSum, {p.weight, IValue(), false, IValue()});
   Tensor loss = ctx.call1(kSum, {losses, IValue(), false, IValue()});
   if (reduction == kReductionMean) loss = ctx.call1(kDiv, {loss, total});
   return {convert_to(ctx, loss, dtype), convert_to(ctx, total, dtype)};

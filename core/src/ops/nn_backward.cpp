@@ -13,8 +13,9 @@ namespace {
 
 // _softmax_backward_data / _log_softmax_backward_data(Tensor grad_output, Tensor output,
 //     int dim, ScalarType input_dtype): grad_output and output of one shape and one floating
-// dtype, which input_dtype must be too (PyTorch's CPU rule; its CUDA kernel also takes an
-// f32 gradient of an f16 input).
+// dtype, which the result has. As PyTorch's CPU kernels, input_dtype is otherwise not read,
+// except that an f32 gradient with input_dtype f16 (CUDA's half_to_float case, whose result
+// would be f16) is refused.
 MetaResult softmax_backward_meta(const OpDef& op, std::span<IValue> args) {
   const Tensor& grad = tensor_arg(op, args, 0);
   const Tensor& output = tensor_arg(op, args, 1);
@@ -27,14 +28,15 @@ MetaResult softmax_backward_meta(const OpDef& op, std::span<IValue> args) {
            "{}: argument 'output' has dtype {}, but 'grad_output' has {}; they must match", op.name,
            dtype_name(output.dtype()), dtype_name(grad.dtype()));
   const ScalarType input_dtype = args[3].dtype();
-  BP_CHECK(input_dtype == grad.dtype(), ErrorCode::Type,
-           "{}: argument 'input_dtype' is {}, but 'grad_output' has dtype {}; they must match",
-           op.name, is_valid(input_dtype) ? dtype_name(input_dtype) : "undefined",
-           dtype_name(grad.dtype()));
+  BP_CHECK(!(grad.dtype() == ScalarType::Float32 && input_dtype == ScalarType::Float16),
+           ErrorCode::Type,
+           "{}: argument 'input_dtype' is f16 with an f32 'grad_output' (a half_to_float "
+           "softmax), which is not supported; pass the gradient in f16",
+           op.name);
   wrap_dim_arg(op, args, 2, grad.dim());
   MetaResult r;
   r.compute_dtype = grad.dtype();
-  r.outputs.push_back(TensorMeta{grad.sizes(), input_dtype, std::nullopt});
+  r.outputs.push_back(TensorMeta{grad.sizes(), grad.dtype(), std::nullopt});
   return r;
 }
 
@@ -44,7 +46,7 @@ std::vector<Tensor> softmax_backward_impl(OpContext& ctx, std::span<const IValue
   static const OpId kMul = op_id("mul.Tensor");
   static const OpId kExp = op_id("exp");
   const Tensor& grad_output = args[0].tensor();
-  const ScalarType dtype = args[3].dtype();
+  const ScalarType dtype = grad_output.dtype();
   if (grad_output.numel() == 0) return {ctx.empty(as_ref(grad_output.sizes()), dtype)};
   const ScalarType acc = accumulate_dtype(dtype);
   const Tensor grad = convert_to(ctx, grad_output, acc);

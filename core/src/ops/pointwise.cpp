@@ -2,17 +2,16 @@
 // where PyTorch's CPU kernels round, so their results are PyTorch's bits for f32 and f64:
 //   addcmul    self + value * tensor1 * tensor2       ((value * t1) * t2, then + self)
 //   addcdiv    self + value * tensor1 / tensor2       ((value * t1) / t2, then + self)
-//   lerp       self + weight * (end - self)           for |weight| < 0.5, else
-//              end - (end - self) * (1 - weight)      (PyTorch's two-sided form)
+//   lerp       self + weight * (end - self)           for weight < 0.5, else
+//              end - (end - self) * (1 - weight)      (PyTorch 1.13's two-sided form)
 //   zero_      fill_(self, 0)
 // The in-place forms (addcmul_, ...) are these ops with self as the output (bp::addcmul_,
-// the bridge's in-place mapping). Inputs broadcast with PyTorch's type promotion; f16/bf16
-// lerp computes in f32 and rounds once, as PyTorch's opmath does.
+// the bridge's in-place mapping). Inputs broadcast with PyTorch's type promotion and are
+// converted to the promoted dtype; f16/bf16 compute in f32 and round once, as PyTorch's
+// opmath does.
 #include "composite_util.hpp"
 #include "meta_util.hpp"
 #include "register.hpp"
-
-#include <cmath>
 
 namespace bp::ops {
 namespace {
@@ -51,11 +50,14 @@ std::vector<Tensor> addc_decompose(OpContext& ctx, std::span<const IValue> args)
   static const OpId kMul = op_id("mul.Tensor");
   static const OpId kDiv = op_id("div.Tensor");
   static const OpId kAdd = op_id("add.Tensor");
-  const ScalarType dtype = args[0].tensor().dtype();
-  const Tensor value = ctx.scalar_tensor(args[3].scalar(), dtype);
-  const Tensor scaled = ctx.call1(kMul, {value, args[1]});
-  const Tensor term = ctx.call1(kDivide ? kDiv : kMul, {scaled, args[2]});
-  return ctx.call(kAdd, {args[0], term, Scalar(1)});
+  const Tensor &self = args[0].tensor(), &t1 = args[1].tensor(), &t2 = args[2].tensor();
+  const ScalarType dtype = result_type_of({&self, &t1, &t2});
+  const ScalarType acc = accumulate_dtype(dtype);
+  const Tensor value = ctx.scalar_tensor(args[3].scalar(), acc);
+  const Tensor scaled = ctx.call1(kMul, {value, convert_to(ctx, t1, acc)});
+  const Tensor term = ctx.call1(kDivide ? kDiv : kMul, {scaled, convert_to(ctx, t2, acc)});
+  const Tensor sum = ctx.call1(kAdd, {convert_to(ctx, self, acc), term, Scalar(1)});
+  return {convert_to(ctx, sum, dtype)};
 }
 
 // lerp.Scalar(Tensor self, Tensor end, Scalar weight): self and end of one floating dtype.
@@ -91,7 +93,8 @@ std::vector<Tensor> lerp_decompose(OpContext& ctx, std::span<const IValue> args)
   }
   const Tensor diff = ctx.call1(kSub, {end, self, Scalar(1)});
   Tensor out;
-  if (std::abs(weight) < 0.5) {
+  // PyTorch 1.13 switches on weight < 0.5 (negative weights too; later releases on |weight|).
+  if (weight < 0.5) {
     out = ctx.call1(kAdd,
                     {self, ctx.call1(kMul, {scalar_operand(ctx, weight, acc), diff}), Scalar(1)});
   } else {

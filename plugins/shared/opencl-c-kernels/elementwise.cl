@@ -103,7 +103,13 @@ inline C bp_clamp(C x, C lo, C hi, int has_lo, int has_hi) {
   return x;
 }
 // The activation gradients, in PyTorch's order of operations (plugins/cpu has the same):
-// g * d/dx of silu, gelu and its tanh form at x.
+// g * d/dx of sigmoid and tanh (given their output y), of silu, gelu and its tanh form at x.
+inline C bp_sigmoid_backward(C g, C y) {
+  return g * (K(1.0) - y) * y;
+}
+inline C bp_tanh_backward(C g, C y) {
+  return g * (K(1.0) - y * y);
+}
 inline C bp_silu_backward(C g, C x) {
   const C s = K(1.0) / (K(1.0) + exp(-x));
   return g * s * (K(1.0) + x * (K(1.0) - s));
@@ -244,8 +250,8 @@ EW_BINARY(logical_or, uchar, SV_bool, x != 0 || y != 0)
 // ---- activation gradients: a = grad_output, b = the forward call's input or output --------
 #if defined(BP_FLOATING)
 EW_BINARY(threshold_backward, T, STORE, y <= thr ? K(0.0) : x, , const C thr)
-EW_BINARY(sigmoid_backward, T, STORE, x * (K(1.0) - y) * y)
-EW_BINARY(tanh_backward, T, STORE, x * (K(1.0) - y * y))
+EW_BINARY(sigmoid_backward, T, STORE, bp_sigmoid_backward(x, y))
+EW_BINARY(tanh_backward, T, STORE, bp_tanh_backward(x, y))
 EW_BINARY(silu_backward, T, STORE, bp_silu_backward(x, y))
 EW_BINARY(gelu_backward, T, STORE, bp_gelu_backward(x, y))
 EW_BINARY(gelu_tanh_backward, T, STORE, bp_gelu_tanh_backward(x, y))
