@@ -92,9 +92,11 @@ void add_softmax_checks(std::vector<GradientCheck>& out) {
 void add_mse_checks(std::vector<GradientCheck>& out, InputMaker targets) {
   const Tensor target = targets.tensor({5, 6}, kF64);
   const Tensor row_target = targets.tensor({6}, kF64);
-  for (const auto& [reduction, name] : {std::pair<int64_t, const char*>{kReductionNone, "none"},
-                                        {kReductionMean, "mean"},
-                                        {kReductionSum, "sum"}}) {
+  for (const auto& [reduction_value, name] :
+       {std::pair<int64_t, const char*>{kReductionNone, "none"},
+        {kReductionMean, "mean"},
+        {kReductionSum, "sum"}}) {
+    const int64_t reduction = reduction_value;  // a plain copy: lambdas capture it
     for (const Tensor& t : {target, row_target}) {
       const std::string sample = std::string(name) + (t.dim() == 1 ? "_row_target_5x6" : "_5x6");
       out.push_back(check(
@@ -115,9 +117,11 @@ void add_nll_checks(std::vector<GradientCheck>& out, InputMaker weights) {
   auto nll = [weight](const Tensor& x, const Tensor& t, int64_t r) {
     return bp::nll_loss_forward(x, t, weight, r, -100);
   };
-  for (const auto& [reduction, name] : {std::pair<int64_t, const char*>{kReductionNone, "none"},
-                                        {kReductionMean, "mean"},
-                                        {kReductionSum, "sum"}}) {
+  for (const auto& [reduction_value, name] :
+       {std::pair<int64_t, const char*>{kReductionNone, "none"},
+        {kReductionMean, "mean"},
+        {kReductionSum, "sum"}}) {
+    const int64_t reduction = reduction_value;  // a plain copy: lambdas capture it
     for (const Tensor& t : {target, one_target}) {
       const Shape sizes = t.dim() == 1 ? Shape{7, 5} : Shape{5};
       const std::string sample = std::string(name) + (t.dim() == 1 ? "_weighted_7x5" : "_row_5");

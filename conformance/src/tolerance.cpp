@@ -70,7 +70,7 @@ constexpr Rule kRules[] = {
     // Summation error is at most (K-1)*u*sum|x_i| (Higham, 4.2); blocked and pairwise sums
     // are typically sqrt(K)*u relative. The suite's inputs are O(1), so K*eps absolute and
     // sqrt(K)*eps relative bound what a correct summation order can change.
-    {"sum mean matmul addmm linear softmax log_softmax layer_norm rms_norm "
+    {"sum mean matmul addmm baddbmm linear softmax log_softmax layer_norm rms_norm "
      "scaled_dot_product_attention",
      Kind::Reduction, 0, 0, 0},
     {"prod", Kind::Product, 0, 0, 0},  // relative error of K-1 products: (K-1)*u

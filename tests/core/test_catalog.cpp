@@ -111,6 +111,7 @@ const std::vector<Expected> kOpSetV1 = {
     {"matmul", P},
     {"addmm", C},
     {"linear", C},
+    {"baddbmm", C},
     {"scaled_dot_product_attention", C},
     // training: gradients, losses, optimizer pointwise ops
     {"threshold_backward", P},

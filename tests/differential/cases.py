@@ -415,6 +415,11 @@ class Generator(TrainingCases):
                     ("mat1", self.tensor(dtype, [3, 4], "small_int")),
                     ("mat2", self.tensor(dtype, [4, 5], "small_int")),
                     ("beta", S(beta)), ("alpha", S(alpha))])
+            self.add("baddbmm", "linalg", [
+                ("self", self.tensor(dtype, self.rng.choice([[2, 3, 5], [5], []]), "special")),
+                ("batch1", self.tensor(dtype, [2, 3, 4], "small_int")),
+                ("batch2", self.tensor(dtype, [2, 4, 5], "small_int")),
+                ("beta", S(0.5 if dtype in FLOATS else 2)), ("alpha", S(-1))])
             self.add("linear", "linalg", [("input", self.tensor(dtype, [2, 3, 4], "small_int")),
                                           ("weight", self.tensor(dtype, [5, 4], "small_int")),
                                           ("bias", self.tensor(dtype, [5], "small_int"))])

@@ -129,7 +129,7 @@ def _div_mode_half(case, out_shape, index, got, want, dtype):
 def _product_in_double(case, out_shape, index, got, want, dtype):
     # inf - inf in f32 where the double products stay finite (or the reverse): both sides
     # are non-finite or differ only through an intermediate beyond the dtype's range.
-    return (case.op in ("matmul", "addmm", "linear") and dtype != "f64" and
+    return (case.op in ("matmul", "addmm", "baddbmm", "linear") and dtype != "f64" and
             not (math.isfinite(got) and math.isfinite(want)))
 
 

@@ -1,11 +1,11 @@
 """Every op of Backplane's op set v1 through the PyTorch bridge (backplane.torch), on every
 privateuseone device (opencl, cpu, reference), against PyTorch's own CPU kernels.
 
-The cases (op_cases.py has the machinery; elementwise_cases.py and structural_cases.py the
-lists) call PyTorch's API as a user would -- functional, out= and in-place forms, and
-torch.ops.aten for the overloads Python does not expose -- with seeded inputs over every dtype,
-non-contiguous views (transposed, stepped, expanded), broadcasting, 0-d and empty tensors,
-wrapped Python numbers and special values (NaN, +-inf, -0.0, integer limits). Each result must
+The cases (op_cases.py has the machinery; elementwise_cases.py, structural_cases.py and
+training_op_cases.py the lists) call PyTorch's API as a user would -- functional, out= and
+in-place forms, and torch.ops.aten for the overloads Python does not expose -- with seeded
+inputs over every dtype, non-contiguous views (transposed, stepped, expanded), broadcasting,
+0-d and empty tensors, wrapped Python numbers and special values (NaN, +-inf, -0.0, integer limits). Each result must
 match PyTorch's CPU result in dtype, shape and values; where PyTorch's CPU refuses a call, the
 bridge must raise too. An out=/in-place call must return the tensor it was given, and no call
 may have gone to the CPU fallback through an aten operator that the bridge maps to Backplane.
@@ -39,7 +39,8 @@ from elementwise_cases import (binary_cases, clamp_cases, compare_scalar_cases, 
                                where_cases)
 from structural_cases import (basics_cases, cat_cases, factory_cases,  # noqa: E402
                               indexing_cases, matmul_cases, norm_cases, reduction_cases,
-                              softmax_cases, training_cases, wrong_shape_out_cases)
+                              softmax_cases, wrong_shape_out_cases)
+from training_op_cases import training_cases  # noqa: E402
 
 DEVICES = [f"privateuseone:{i}" for i in range(len(bt.devices()))]
 

@@ -62,6 +62,7 @@ def test_mlp_training_matches_cpu(device, fresh_counts, optimizer_name, foreach)
         assert p.device == device, name
         worst = max(worst, (p.detach().cpu() - q.detach()).abs().max().item())
     mode = "foreach" if foreach else "for-loop"
-    record(f"mlp_{optimizer_name}_{mode}_training", device, final_loss=got[-1], loss_cpu=expected[-1],
+    record(f"mlp_{optimizer_name}_{mode}_training", device, final_loss=got[-1],
+           loss_cpu=expected[-1],
            max_param_error=worst, fallbacks=counts)
     assert worst <= PARAMETER_TOLERANCE

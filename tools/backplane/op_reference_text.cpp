@@ -246,13 +246,14 @@ receives a float. f16/bf16 are computed in f32 (the weight applied in f32) and c
 once.)",
        R"(Floating inputs only. A NaN in a normalised group makes the whole group NaN.
 PyTorch's CUDA kernels also take f32 weights for half inputs; Backplane does not.)"},
-      {"Matrix products: matmul, addmm, linear",
-       {"matmul", "addmm", "linear"},
+      {"Matrix products: matmul, addmm, baddbmm, linear",
+       {"matmul", "addmm", "baddbmm", "linear"},
        R"(- **matmul** (primitive): the kernel sees `self` as `[*B, n, k]` and `other` as
   `[*B, k, m]` with identical, already broadcast batch dims (possibly none; batch strides may
   be 0) and the output as `[*B, n, m]`; 1-D operands were unsqueezed by the meta rule.
 - **addmm** (composite): a fused kernel receives `self` expanded to `[n, m]`; for integer
-  tensors `beta` and `alpha` arrive truncated to integers.
+  tensors `beta` and `alpha` arrive truncated to integers. **baddbmm** (composite) is the
+  same over a batch: `batch1 [b, n, k] @ batch2 [b, k, m]`, `self` expanded to `[b, n, m]`.
 - **linear** (composite): `input @ weight^T + bias`; `bias` may be any tensor that
   broadcasts to the output.
 - Operands must have one dtype (no promotion); bool is not supported.)",

@@ -489,6 +489,45 @@ std::vector<Sample> sdpa_samples(ScalarType dt) {
 
 }  // namespace
 
+// baddbmm: addmm over a batch of matrices (the composite is addmm's).
+std::vector<Sample> baddbmm_samples(ScalarType dt) {
+  std::vector<Sample> out;
+  auto baddbmm = [dt](Shape self, Shape b1, Shape b2, std::optional<Scalar> beta,
+                      Values self_values = Values::Normal, Layout layout = Layout::Contiguous) {
+    return [=](InputMaker& in) {
+      Args args{in.tensor(as_ref(self), dt, self_values),
+                in.tensor(as_ref(b1), dt, Values::Normal, layout),
+                in.tensor(as_ref(b2), dt, Values::Normal, layout)};
+      if (beta) args.insert(args.end(), {IValue(*beta), IValue(Scalar(int64_t{2}))});
+      return args;
+    };
+  };
+  const Scalar beta_half = is_floating(dt) ? Scalar(0.5) : Scalar(int64_t{-1});
+  out.push_back(
+      quick_sample("plain_2x5x7_2x7x3", baddbmm({2, 5, 3}, {2, 5, 7}, {2, 7, 3}, std::nullopt), 7));
+  out.push_back(quick_sample("mask_row_3", baddbmm({3}, {2, 5, 7}, {2, 7, 3}, std::nullopt), 7));
+  out.push_back(quick_sample("beta_alpha_3x4x6_3x6x2",
+                             baddbmm({3, 4, 2}, {3, 4, 6}, {3, 6, 2}, beta_half), 6));
+  out.push_back(quick_sample(
+      "beta_0_special_self",
+      baddbmm({2, 4, 8}, {2, 4, 5}, {2, 5, 8}, Scalar(int64_t{0}), Values::Special), 5));
+  out.push_back(quick_sample("self_0d", baddbmm({}, {2, 3, 4}, {2, 4, 5}, std::nullopt), 4));
+  out.push_back(
+      quick_sample("empty_batch_0x3x4", baddbmm({0, 3, 5}, {0, 3, 4}, {0, 4, 5}, std::nullopt), 4));
+  out.push_back(quick_sample(
+      "transposed_2x9x17_2x17x6",
+      baddbmm({2, 9, 6}, {2, 9, 17}, {2, 17, 6}, std::nullopt, Values::Normal, Layout::Transposed),
+      17));
+  out.push_back(
+      error_sample("error_batch_mismatch", "same number of matrices", [dt](InputMaker& in) {
+        return Args{in.tensor({3, 4}, dt), in.tensor({2, 3, 5}, dt), in.tensor({3, 5, 4}, dt)};
+      }));
+  out.push_back(error_sample("error_not_batched", "batch of matrices", [dt](InputMaker& in) {
+    return Args{in.tensor({3, 4}, dt), in.tensor({3, 5}, dt), in.tensor({5, 4}, dt)};
+  }));
+  return out;
+}
+
 void add_nn_records(std::vector<OpRecord>& out) {
   out.push_back(OpRecord{"softmax.int", all_dtypes(), softmax_samples});
   out.push_back(OpRecord{"log_softmax.int", all_dtypes(), softmax_samples});
@@ -499,6 +538,7 @@ void add_nn_records(std::vector<OpRecord>& out) {
   out.push_back(OpRecord{"matmul", numeric_dtypes(), matmul_samples});
   out.push_back(OpRecord{"addmm", numeric_dtypes(), addmm_samples});
   out.push_back(OpRecord{"linear", numeric_dtypes(), linear_samples});
+  out.push_back(OpRecord{"baddbmm", numeric_dtypes(), baddbmm_samples});
   out.push_back(OpRecord{"scaled_dot_product_attention", floating_dtypes(), sdpa_samples});
 }
 

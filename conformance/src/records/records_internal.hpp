@@ -63,7 +63,7 @@ inline int64_t row_length(const Shape& sizes, int64_t dim) {
   return std::max<int64_t>(1, sizes[static_cast<size_t>((dim + n) % n)]);
 }
 
-// softmax, log_softmax, layer_norm, rms_norm, matmul, addmm, linear,
+// softmax, log_softmax, layer_norm, rms_norm, matmul, addmm, linear, baddbmm,
 // scaled_dot_product_attention
 void add_nn_records(std::vector<OpRecord>& out);
 // threshold_backward ... tanh_backward, _softmax_backward_data, _log_softmax_backward_data

@@ -230,12 +230,15 @@ std::vector<Sample> lerp_samples(ScalarType dt) {
   std::vector<Sample> out;
   const std::pair<const char*, double> weights[] = {
       {"weight_0.25_", 0.25}, {"weight_0.75_", 0.75}, {"weight_neg1.5_", -1.5}};
-  for (const auto& [prefix, weight] : weights) {
+  for (const auto& entry : weights) {
+    // Plain copies: lambdas may not capture structured bindings (clang before 16).
+    const char* prefix = entry.first;
+    const double weight = entry.second;
     auto add = [&](std::string name, bool quick, Shape a, Shape b,
                    Layout layout = Layout::Contiguous, Values values = Values::Normal) {
-      MakeArgs make = [=, w = weight](InputMaker& in) {
+      MakeArgs make = [=](InputMaker& in) {
         return Args{in.tensor(as_ref(a), dt, values, layout), in.tensor(as_ref(b), dt, values),
-                    Scalar(w)};
+                    Scalar(weight)};
       };
       name = prefix + name;
       out.push_back(quick ? quick_sample(name, make) : full_sample(name, make));
@@ -283,9 +286,11 @@ void add_loss_and_optimizer_records(std::vector<OpRecord>& out) {
       {"nll_loss", NllForm::Loss},
       {"cross_entropy_loss", NllForm::CrossEntropy},
   };
-  for (const auto& [name, form] : nll_ops)
+  for (const auto& [name, nll_form] : nll_ops) {
+    const NllForm form = nll_form;  // a plain copy: lambdas may not capture a binding
     out.push_back(
         OpRecord{name, floating, [form](ScalarType dt) { return nll_samples(dt, form); }});
+  }
   out.push_back(
       OpRecord{"addcmul", numeric_dtypes(), [](ScalarType dt) { return addc_samples(dt, false); }});
   out.push_back(

@@ -13,7 +13,7 @@ void register_binary_ops(Catalog& c);         // add ... logical_or, clamp (+ .S
 void register_reduction_ops(Catalog& c);      // sum mean prod amax amin argmax argmin all any
 void register_nn_ops(Catalog& c);             // softmax log_softmax layer_norm rms_norm
                                               // scaled_dot_product_attention
-void register_linalg_ops(Catalog& c);         // matmul addmm linear
+void register_linalg_ops(Catalog& c);         // matmul addmm linear baddbmm
 // Training (docs/training.md):
 void register_activation_backward_ops(Catalog& c);  // threshold_backward gelu_backward
                                                     // silu_backward sigmoid_backward

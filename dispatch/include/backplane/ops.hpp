@@ -242,6 +242,9 @@ Tensor matmul(const Tensor& self, const Tensor& other);
 Tensor& matmul_out(Tensor& out, const Tensor& self, const Tensor& other);
 Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, Scalar beta = 1,
              Scalar alpha = 1);
+// beta * self + alpha * (batch1 @ batch2), batch1 [b, n, k], batch2 [b, k, m].
+Tensor baddbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2, Scalar beta = 1,
+               Scalar alpha = 1);
 Tensor linear(const Tensor& input, const Tensor& weight,
               const std::optional<Tensor>& bias = std::nullopt);
 Tensor scaled_dot_product_attention(const Tensor& query, const Tensor& key, const Tensor& value,
