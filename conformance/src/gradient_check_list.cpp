@@ -4,6 +4,7 @@
 // weights and ignored rows).
 #include "backplane/conformance/gradient_checks.hpp"
 
+#include <array>
 #include <utility>
 
 namespace bp::conformance {
@@ -137,6 +138,36 @@ void add_nll_checks(std::vector<GradientCheck>& out, InputMaker weights) {
   }
 }
 
+// native_layer_norm over two normalized dims, differentiated in turn with respect to the
+// input, the weight and the bias (the others fixed): each gradient with its mask alone set.
+void add_layer_norm_checks(std::vector<GradientCheck>& out, InputMaker fixed) {
+  const Tensor x0 = fixed.tensor({4, 3, 5}, kF64);
+  const Tensor w0 = fixed.tensor({3, 5}, kF64);
+  const Tensor b0 = fixed.tensor({3, 5}, kF64);
+  const std::vector<int64_t> norm{3, 5};
+  auto forward = [norm](const Tensor& x, const Tensor& w, const Tensor& b) {
+    return bp::native_layer_norm(x, norm, w, b, 1e-5)[0];
+  };
+  auto backward = [norm](size_t which, const Tensor& g, const Tensor& x, const Tensor& w,
+                         const Tensor& b, Device d) {
+    const std::vector<Tensor> stats = bp::native_layer_norm(x, norm, w, b, 1e-5);
+    std::array<bool, 3> mask{};
+    mask[which] = true;
+    return bp::native_layer_norm_backward(on(g, d), on(x, d), norm, on(stats[1], d),
+                                          on(stats[2], d), on(w, d), on(b, d), mask)[which];
+  };
+  const std::string op = "native_layer_norm_backward";
+  out.push_back(check(
+      op, "input_4x3x5", {4, 3, 5}, [=](const Tensor& x) { return forward(x, w0, b0); },
+      [=](const Tensor& g, const Tensor& x, Device d) { return backward(0, g, x, w0, b0, d); }));
+  out.push_back(check(
+      op, "weight_3x5", {3, 5}, [=](const Tensor& w) { return forward(x0, w, b0); },
+      [=](const Tensor& g, const Tensor& w, Device d) { return backward(1, g, x0, w, b0, d); }));
+  out.push_back(check(
+      op, "bias_3x5", {3, 5}, [=](const Tensor& b) { return forward(x0, w0, b); },
+      [=](const Tensor& g, const Tensor& b, Device d) { return backward(2, g, x0, w0, b, d); }));
+}
+
 }  // namespace
 
 const std::vector<GradientCheck>& gradient_checks() {
@@ -147,6 +178,7 @@ const std::vector<GradientCheck>& gradient_checks() {
     // Fixed targets and weights (the seed of each case draws only x, g and the directions).
     add_mse_checks(out, InputMaker(27));
     add_nll_checks(out, InputMaker(28));
+    add_layer_norm_checks(out, InputMaker(29));
     return out;
   }();
   return checks;

@@ -84,7 +84,8 @@ constexpr Rule kRules[] = {
      "nll_loss_backward addcmul addcdiv lerp",
      Kind::Default, 0, 0, 0},
     // Row sums (the softmax gradients) and batch sums (the reduced losses).
-    {"_softmax_backward_data _log_softmax_backward_data mse_loss nll_loss_forward nll_loss "
+    {"native_layer_norm native_layer_norm_backward _softmax_backward_data "
+     "_log_softmax_backward_data mse_loss nll_loss_forward nll_loss "
      "cross_entropy_loss",
      Kind::Reduction, 0, 0, 0},
 };

@@ -135,6 +135,13 @@ const std::vector<Exemption> kExemptions = {
      {LayoutClass::ZeroDim},
      "normalized_shape must name at least one dim of the input, as in PyTorch (an error "
      "sample)"},
+    {"native_layer_norm",
+     {LayoutClass::ZeroDim},
+     "normalized_shape must name at least one dim of the input, as in PyTorch (an error "
+     "sample)"},
+    {"native_layer_norm_backward",
+     {LayoutClass::ZeroDim},
+     "normalized_shape must name at least one dim of the input (an error sample)"},
     {"rms_norm",
      {LayoutClass::ZeroDim},
      "normalized_shape must name at least one dim of the input (an error sample)"},

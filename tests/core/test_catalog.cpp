@@ -107,6 +107,7 @@ const std::vector<Expected> kOpSetV1 = {
     {"softmax.int", C},
     {"log_softmax.int", C},
     {"layer_norm", C},
+    {"native_layer_norm", C},
     {"rms_norm", C},
     {"matmul", P},
     {"addmm", C},
@@ -121,6 +122,7 @@ const std::vector<Expected> kOpSetV1 = {
     {"tanh_backward", P},
     {"_softmax_backward_data", C},
     {"_log_softmax_backward_data", C},
+    {"native_layer_norm_backward", C},
     {"mse_loss", C},
     {"mse_loss_backward", C},
     {"nll_loss_forward", C},
@@ -163,7 +165,12 @@ TEST_CASE("only copy_, fill_ and zero_ mutate an argument; only arange cannot fa
     CAPTURE(op.name);
     const bool mutating = op.name == "copy_" || op.name == "fill_.Scalar" ||
                           op.name == "fill_.Tensor" || op.name == "zero_";
-    const size_t outputs = mutating ? 0u : op.name == "nll_loss_forward" ? 2u : 1u;
+    const bool layer_norm =
+        op.name == "native_layer_norm" || op.name == "native_layer_norm_backward";
+    const size_t outputs = mutating                        ? 0u
+                           : op.name == "nll_loss_forward" ? 2u
+                           : layer_norm                    ? 3u
+                                                           : 1u;
     CHECK(op.mutated_arg == (mutating ? 0 : -1));
     CHECK(op.num_outputs() == outputs);
     CHECK(op.can_fall_back == (op.name != "arange.start_step"));

@@ -24,6 +24,11 @@ TRANSCENDENTAL = {"exp", "log", "sqrt", "rsqrt", "reciprocal", "sin", "cos", "ta
                   "erf", "gelu", "silu", "pow.Tensor_Tensor", "pow.Tensor_Scalar", "pow.Scalar"}
 # Relative tolerance (of the largest magnitude in the expected output) of accumulating ops.
 ACCUMULATING_RTOL = {"f16": 2e-3, "bf16": 1.6e-2, "f32": 2e-6, "f64": 1e-13}
+# native_layer_norm_backward's input gradient is rstd times a difference of terms of the
+# size of the gradient that cancel (to 0 exactly for a constant gradient): its error is
+# relative to |grad| * rstd, which the result does not bound. Ten times the accumulating
+# tolerance covers rstd up to ~10 (unit-variance rows), and still catches a dropped term.
+CANCELLING_GRADIENTS = {"native_layer_norm_backward": 10}
 
 
 @dataclass
@@ -53,7 +58,7 @@ def tolerance(case, dtype):
         return Tolerance(ulps=1 if dtype in ("f16", "bf16") else 2)
     if op == "arange.start_step":
         return Tolerance(ulps=1)
-    return Tolerance(ulps=1, rtol=ACCUMULATING_RTOL[dtype])
+    return Tolerance(ulps=1, rtol=ACCUMULATING_RTOL[dtype] * CANCELLING_GRADIENTS.get(op, 1))
 
 
 def flat_values(t):

@@ -1,6 +1,7 @@
 """The seeded cases of the training op set (docs/training.md) for the differential test: the
 activation gradients, the softmax gradients, the mse and nll/cross-entropy losses and the
-optimizers' pointwise ops (addcmul, addcdiv, lerp.Scalar, zero_), with broadcasting, 0-d and
+optimizers' pointwise ops (addcmul, addcdiv, lerp.Scalar, zero_) and native_layer_norm with
+its gradient, with broadcasting, 0-d and
 empty operands, special values and PyTorch's dtype rules (mixed dtypes, what it refuses).
 cases.Generator inherits TrainingCases and runs them as its last group, `training`, so they
 draw their values after every other group's. Pinned inputs (`pinned`) are ones that once
@@ -48,6 +49,7 @@ class TrainingCases:
         self.mse_losses()
         self.nll_losses()
         self.optimizer_pointwise()
+        self.layer_norms()
 
     # --- activation gradients ----------------------------------------------------------
     def threshold_gradients(self):
@@ -372,6 +374,42 @@ class TrainingCases:
             self.add("lerp.Scalar", "training", [("self", self.tensor(a, [3])),
                                                  ("end", self.tensor(b, [3])),
                                                  ("weight", S(0.5))])
+
+    # --- native_layer_norm and its gradient -----------------------------------------------
+    def layer_norms(self):
+        """native_layer_norm, and native_layer_norm_backward given PyTorch's own mean and rstd
+        (all three gradients, with weight and bias: a masked gradient is None, which the
+        harness does not compare; test_training.py covers the masks)."""
+        for dtype in ["f32", "f64", "bf16"]:
+            for shape, norm in [([3, 8], [8]), ([2, 3, 4], [3, 4]), ([5], [5]), ([0, 4], [4])]:
+                for affine in [True, False]:
+                    x = self.tensor(dtype, shape, "normal")
+                    w = self.tensor(dtype, norm, "normal") if affine else NONE
+                    b = self.tensor(dtype, norm, "normal") if affine else NONE
+                    common = [("normalized_shape", Arg("ints", norm)), ("weight", w),
+                              ("bias", b)]
+                    self.add("native_layer_norm", "training",
+                             [("input", x)] + common + [("eps", Arg("float", 1e-5))])
+                    if not affine:  # PyTorch refuses weight=None with output_mask[1] set
+                        continue
+                    _, mean, rstd = torch.ops.aten.native_layer_norm(
+                        x.torch(), norm, None if not affine else w.torch(),
+                        None if not affine else b.torch(), 1e-5)
+                    self.add("native_layer_norm_backward", "training", [
+                        ("grad_out", self.tensor(dtype, shape, "normal")), ("input", x),
+                        ("normalized_shape", Arg("ints", norm)), ("mean", exact(mean)),
+                        ("rstd", exact(rstd)), ("weight", w), ("bias", b),
+                        ("output_mask", Arg("ints", [1, 1, 1]))],
+                        torch_fn=layer_norm_backward)
+
+
+def layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, weight, bias,
+                        output_mask):
+    """aten::native_layer_norm_backward with the mask as the bools it takes (Backplane's
+    bool[] is an int list of 0 and 1, docs/schema.md)."""
+    return torch.ops.aten.native_layer_norm_backward(
+        grad_out, input, normalized_shape, mean, rstd, weight, bias,
+        [bool(m) for m in output_mask])
 
 
 def threshold_backward(grad_output, self, threshold):

@@ -48,9 +48,8 @@ DEVICES = [f"privateuseone:{i}" for i in range(len(bt.devices()))]
 NOT_MAPPED = {
     "copy_": "a tensor basic (its own PrivateUse1 kernel): .to(), .cpu() and copy_ cases",
     "fill_.Scalar": "a tensor basic (its own PrivateUse1 kernel): fill_, zero_, full cases",
-    "layer_norm": "not an aten primitive in torch 1.13: F.layer_norm decomposes (on a "
-                  "PrivateUse1 device into aten::native_batch_norm), which runs on the CPU "
-                  "fallback (layer_norm cases)",
+    "layer_norm": "not an aten primitive in torch 1.13: F.layer_norm decomposes into "
+                  "aten::native_layer_norm, which maps (layer_norm cases)",
     "rms_norm": "torch 1.13 has no rms_norm",
     "scaled_dot_product_attention": "torch 1.13 has no scaled_dot_product_attention",
     "zero_": "a tensor basic (the bridge's own PrivateUse1 kernel, over fill_.Scalar): "
@@ -187,17 +186,13 @@ def test_mapped_ops_do_not_fall_back(device):
 
 
 @pytest.mark.parametrize("device", DEVICES)
-def test_layer_norm_runs_on_the_fallback(device):
-    """F.layer_norm reaches aten::native_layer_norm or, as torch 1.13 decomposes it for a
-    PrivateUse1 device, aten::native_batch_norm; no Backplane op maps to either: it runs on
-    PyTorch's CPU kernels, counted, and still gives PyTorch's result on the device."""
+def test_layer_norm_runs_on_the_device(device):
+    """F.layer_norm reaches aten::native_layer_norm (torch 1.13 would decompose it into
+    native_batch_norm for a PrivateUse1 device without it), which maps to Backplane's
+    native_layer_norm: no CPU fallback, and PyTorch's result on the device."""
     x = torch.randn(3, 4, generator=torch.Generator().manual_seed(5))
     bt.reset_fallback_counts()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the first fallback of an operator warns
-        got = F.layer_norm(x.to(device), (4,))
-    counted = set(bt.fallback_counts())
-    assert counted & {"aten::native_layer_norm", "aten::native_batch_norm"}, counted
-    assert not counted & MAPPED_ATEN, counted
+    got = F.layer_norm(x.to(device), (4,))
+    assert bt.fallback_counts() == {}
     assert got.device == torch.device(device)
     torch.testing.assert_close(got.cpu(), F.layer_norm(x, (4,)))

@@ -26,6 +26,7 @@ def training_cases(b):
     loss_cases(b)
     optimizer_pointwise_cases(b)
     baddbmm_cases(b)
+    layer_norm_cases(b)
 
 
 def activation_gradient_cases(b):
@@ -315,3 +316,49 @@ def baddbmm_cases(b):
                                             b.t([2, 4, 2], "f32")], "accum")
     b.in_place("baddbmm", "f32-inplace", torch.Tensor.baddbmm_,
                [b.t([2, 3, 2], "f32"), b.t([2, 3, 4], "f32"), b.t([2, 4, 2], "f32")], "accum")
+
+
+def layer_norm_stats(x, norm, weight, bias):
+    """Args of PyTorch's own mean and rstd of native_layer_norm (as autograd saves them)."""
+    def cpu(a):
+        return None if a is None else a.on("cpu")
+    _, mean, rstd = aten.native_layer_norm(cpu(x), norm, cpu(weight), cpu(bias), 1e-5)
+    return Arg(mean), Arg(rstd)
+
+
+def layer_norm_out(x, norm, weight, bias, eps, out0, out1, out2):
+    """aten::native_layer_norm.out: three out= tensors, returned as a tuple."""
+    return aten.native_layer_norm.out(x, norm, weight, bias, eps, out0=out0, out1=out1,
+                                      out2=out2)
+
+
+def layer_norm_backward_out(grad, x, norm, mean, rstd, weight, bias, mask, out0, out1, out2):
+    """aten::native_layer_norm_backward.out: three out= tensors, returned as a tuple."""
+    return aten.native_layer_norm_backward.out(grad, x, norm, mean, rstd, weight, bias, mask,
+                                               out0=out0, out1=out1, out2=out2)
+
+
+def layer_norm_cases(b):
+    """native_layer_norm (what autograd records for F.layer_norm) and its gradient, all three
+    gradients asked for (test_training.py checks the masks' None gradients)."""
+    for dtype, shape, norm, layout in [("f32", [3, 4], [4], "contiguous"),
+                                       ("f64", [2, 3, 4], [3, 4], "transposed"),
+                                       ("bf16", [5], [5], "contiguous")]:
+        x, w, c = b.t(shape, dtype, layout=layout), b.t(norm, dtype), b.t(norm, dtype)
+        b.functional("native_layer_norm", dtype, aten.native_layer_norm, [x, norm, w, c, 1e-5],
+                     "accum")
+        mean, rstd = layer_norm_stats(x, norm, w, c)
+        b.functional("native_layer_norm_backward", dtype, aten.native_layer_norm_backward,
+                     [b.t(shape, dtype), x, norm, mean, rstd, w, c, [True, True, True]], "accum")
+    x, w, c = b.t([4, 6], "f32"), b.t([6], "f32"), b.t([6], "f32")
+    stats = [([4, 6], torch.float32), ([4, 1], torch.float32), ([4, 1], torch.float32)]
+    b.add("native_layer_norm", "f32-out", layer_norm_out, x, [6], w, c, 1e-5,
+          *[out_arg(b.gen, meta, "empty") for meta in stats], form="out", written=(5, 6, 7),
+          tol="accum")
+    mean, rstd = layer_norm_stats(x, [6], w, c)
+    grads = [([4, 6], torch.float32), ([6], torch.float32), ([6], torch.float32)]
+    b.add("native_layer_norm_backward", "f32-out", layer_norm_backward_out, b.t([4, 6], "f32"), x,
+          [6], mean, rstd, w, c, [True, True, True],
+          *[out_arg(b.gen, meta, "contiguous") for meta in grads], form="out",
+          written=(8, 9, 10), tol="accum")
+

@@ -237,13 +237,15 @@ Integral and bool inputs need a floating `dtype=`. f16/bf16 are computed in f32 
 converted once.)",
        R"(A row of all -inf, all NaN or all +inf gives NaN; one finite value among -inf takes all
 the mass (1, and 0 for `log_softmax`); NaN in a row makes the row NaN.)"},
-      {"Normalisation: layer_norm and rms_norm",
-       {"layer_norm", "rms_norm"},
+      {"Normalisation: layer_norm, native_layer_norm and rms_norm",
+       {"layer_norm", "native_layer_norm", "rms_norm"},
        R"(Composites. `weight` (and `bias`) must have exactly `normalized_shape` and the input's
 dtype. `rms_norm` with `eps=None` gets `torch.finfo(dtype).eps` written into the argument
 by the meta rule (f16 2^-10, bf16 2^-7, f32 2^-23, f64 2^-52), so a fused kernel always
 receives a float. f16/bf16 are computed in f32 (the weight applied in f32) and converted
-once.)",
+once. `native_layer_norm` (what PyTorch's autograd records) also returns the mean and rstd of
+each normalized slice, in input's shape with size 1 in the normalized dims and input's dtype
+(as PyTorch's CPU kernel).)",
        R"(Floating inputs only. A NaN in a normalised group makes the whole group NaN.
 PyTorch's CUDA kernels also take f32 weights for half inputs; Backplane does not.)"},
       {"Matrix products: matmul, addmm, baddbmm, linear",
@@ -281,14 +283,18 @@ others are floating only. `gelu_backward` receives `approximate` as for `gelu`.)
   (NaN in `self` passes the gradient through).
 - `gelu_backward(approximate='tanh')` where tanh has saturated is `grad` (x > 0) or 0:
   PyTorch's f32 kernel gives NaN there once `x^3` overflows (docs/training.md).)"},
-      {"Gradients of softmax",
-       {"_softmax_backward_data", "_log_softmax_backward_data"},
+      {"Gradients of softmax and layer_norm",
+       {"_softmax_backward_data", "_log_softmax_backward_data", "native_layer_norm_backward"},
        R"(Composites: `(grad - sum(grad * y, dim)) * y` and `grad - exp(y) * sum(grad, dim)`, y
 being the forward output. `grad_output` and `output` have one shape and one floating dtype,
 the result's. As PyTorch's CPU kernels, `input_dtype` is not otherwise read, except that an
-f32 gradient with `input_dtype` f16 (CUDA's half_to_float case) is an error. f16/bf16
-compute in f32.)",
-       R"(An empty input gives an empty result; NaN in a row makes the row NaN.)"},
+f32 gradient with `input_dtype` f16 (CUDA's half_to_float case) is an error.
+`native_layer_norm_backward` takes the forward's mean and rstd and returns the gradients of
+input (`rstd * (gw - mean(gw) - xhat * mean(gw * xhat))`, `gw = grad * weight`), weight
+(`sum(grad * xhat)`) and bias (`sum(grad)`); `output_mask` (a `bool[3]`, an int list of 0
+and 1) leaves a gradient undefined where it is false. f16/bf16 compute in f32.)",
+       R"(An empty input gives an empty result (and zero weight and bias gradients); NaN in a
+row makes the row NaN.)"},
       {"Losses",
        {"mse_loss", "mse_loss_backward", "nll_loss_forward", "nll_loss_backward", "nll_loss",
         "cross_entropy_loss"},

@@ -489,6 +489,21 @@ std::vector<Sample> sdpa_samples(ScalarType dt) {
 
 }  // namespace
 
+// native_layer_norm: layer_norm's samples with every argument given (its schema has no
+// defaults): weight and bias None where left out, eps 1e-5 unless set.
+std::vector<Sample> native_layer_norm_samples(ScalarType dt) {
+  std::vector<Sample> out = norm_samples(dt, /*layer=*/true);
+  for (Sample& s : out) {
+    s.make = [make = std::move(s.make)](InputMaker& in) {
+      Args args = make(in);
+      while (args.size() < 4) args.push_back(IValue());
+      if (args.size() < 5) args.push_back(IValue(1e-5));
+      return args;
+    };
+  }
+  return out;
+}
+
 // baddbmm: addmm over a batch of matrices (the composite is addmm's).
 std::vector<Sample> baddbmm_samples(ScalarType dt) {
   std::vector<Sample> out;
@@ -533,6 +548,7 @@ void add_nn_records(std::vector<OpRecord>& out) {
   out.push_back(OpRecord{"log_softmax.int", all_dtypes(), softmax_samples});
   out.push_back(OpRecord{"layer_norm", floating_dtypes(),
                          [](ScalarType dt) { return norm_samples(dt, /*layer=*/true); }});
+  out.push_back(OpRecord{"native_layer_norm", floating_dtypes(), native_layer_norm_samples});
   out.push_back(OpRecord{"rms_norm", floating_dtypes(),
                          [](ScalarType dt) { return norm_samples(dt, /*layer=*/false); }});
   out.push_back(OpRecord{"matmul", numeric_dtypes(), matmul_samples});

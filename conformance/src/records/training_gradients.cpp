@@ -145,6 +145,69 @@ std::vector<Sample> softmax_backward_samples(ScalarType dt, bool log) {
   return out;
 }
 
+// ---- native_layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, weight, bias,
+//      output_mask) ---------------------------------------------------------------------------
+// mean and rstd come from the reference's native_layer_norm of the input, as autograd saves
+// them. Every sample asks for all three gradients: the runner compares every output, and a
+// masked one is undefined (the differential and bridge tests cover the masks).
+struct LayerNormGradCase {
+  const char* name;
+  bool quick;
+  Shape sizes, norm;
+  bool weight, bias;
+  Layout layout = Layout::Contiguous;
+};
+
+Args layer_norm_backward_args(InputMaker& in, ScalarType dt, const LayerNormGradCase& c) {
+  const Tensor x = in.tensor(as_ref(c.sizes), dt, Values::Normal, c.layout);
+  const std::optional<Tensor> w =
+      c.weight ? std::optional<Tensor>(in.tensor(as_ref(c.norm), dt)) : std::nullopt;
+  const std::optional<Tensor> b =
+      c.bias ? std::optional<Tensor>(in.tensor(as_ref(c.norm), dt)) : std::nullopt;
+  const std::vector<Tensor> stats =
+      bp::native_layer_norm(x, std::vector<int64_t>(c.norm.begin(), c.norm.end()), w, b, 1e-5);
+  const Tensor grad = in.tensor(as_ref(c.sizes), dt, Values::Normal, c.layout);
+  return Args{grad,
+              x,
+              IValue(c.norm),
+              stats[1],
+              stats[2],
+              w ? IValue(*w) : IValue(),
+              b ? IValue(*b) : IValue(),
+              IValue(Shape{1, 1, 1})};
+}
+
+std::vector<Sample> layer_norm_backward_samples(ScalarType dt) {
+  static const LayerNormGradCase cases[] = {
+      {"affine_7x13", true, {7, 13}, {13}, true, true},
+      {"plain_5x9", true, {5, 9}, {9}, false, false},
+      {"two_dims_3x4x5", true, {3, 4, 5}, {4, 5}, true, true},
+      {"vector_33", true, {33}, {33}, true, true},
+      {"empty_batch_0x5", true, {0, 5}, {5}, true, true},
+      {"transposed_17x9", true, {17, 9}, {9}, true, true, Layout::Transposed},
+      {"permuted_3x4x5", false, {3, 4, 5}, {5}, true, false, Layout::Permuted},
+      {"large_256x1031", false, {256, 1031}, {1031}, true, true},
+  };
+  std::vector<Sample> out;
+  for (const LayerNormGradCase& c : cases) {
+    MakeArgs make = [dt, c](InputMaker& in) { return layer_norm_backward_args(in, dt, c); };
+    const int64_t k =
+        std::max(numel_of(c.sizes) / std::max<int64_t>(numel_of(c.norm), 1), numel_of(c.norm));
+    out.push_back(c.quick ? quick_sample(c.name, make, k) : full_sample(c.name, make, k));
+  }
+  out.push_back(error_sample("error_stats_shape", "does not fit", [dt](InputMaker& in) {
+    Args args = layer_norm_backward_args(in, dt, {"", true, {4, 6}, {6}, false, false});
+    args[3] = in.tensor({6, 4}, dt);
+    return args;
+  }));
+  out.push_back(error_sample("error_mask_value", "bool list", [dt](InputMaker& in) {
+    Args args = layer_norm_backward_args(in, dt, {"", true, {4, 6}, {6}, false, false});
+    args[7] = IValue(Shape{1, 2, 0});
+    return args;
+  }));
+  return out;
+}
+
 }  // namespace
 
 void add_gradient_records(std::vector<OpRecord>& out) {
@@ -176,6 +239,8 @@ void add_gradient_records(std::vector<OpRecord>& out) {
   out.push_back(OpRecord{"_softmax_backward_data", floating_dtypes(), [](ScalarType dt) {
                            return softmax_backward_samples(dt, /*log=*/false);
                          }});
+  out.push_back(
+      OpRecord{"native_layer_norm_backward", floating_dtypes(), layer_norm_backward_samples});
   out.push_back(OpRecord{"_log_softmax_backward_data", floating_dtypes(),
                          [](ScalarType dt) { return softmax_backward_samples(dt, /*log=*/true); }});
 }

@@ -102,6 +102,15 @@ void expand_args(std::span<IValue> args, std::initializer_list<size_t> indices, 
 // Whether `from` broadcasts to exactly `to` (one-directional, as copy_'s src to self).
 bool broadcasts_to(IntArrayRef from, IntArrayRef to);
 
+// ---- normalisation ---------------------------------------------------------------------
+
+// The checks every norm shares (layer_norm, rms_norm, native_layer_norm and its backward):
+// `input` at argument `input_arg` and normalized_shape after it, non-empty and equal to
+// input's trailing dims; a floating input; each tensor of `params` (Tensor? arguments:
+// weight, bias) of exactly normalized_shape and input's dtype. Throws bp::Error naming them.
+void check_norm_args(const OpDef& op, std::span<const IValue> args, size_t input_arg,
+                     std::initializer_list<size_t> params);
+
 // ---- dims ----------------------------------------------------------------------------
 
 // Wraps the `int` argument `i` into [0, ndim) in place and returns it. A 0-d tensor

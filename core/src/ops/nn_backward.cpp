@@ -1,9 +1,13 @@
-// The gradients of softmax and log_softmax as PyTorch's autograd calls them, composites over
-// the elementwise and reduction primitives:
+// The gradients of softmax, log_softmax and layer_norm as PyTorch's autograd calls them,
+// composites over the elementwise and reduction primitives:
 //   _softmax_backward_data      (grad - sum(grad * y, dim)) * y
 //   _log_softmax_backward_data  grad - exp(y) * sum(grad, dim)
-// where y is the forward call's output. f16/bf16 compute in f32 and round once, as the
-// forward composites (nn.cpp) do.
+//   native_layer_norm_backward  rstd * (gw - mean(gw) - xhat * mean(gw * xhat)) for the
+//                               input, sum(grad * xhat) for the weight, sum(grad) for the
+//                               bias; xhat = (x - mean) * rstd, gw = grad * weight
+// where y is the forward call's output and the means run over the normalized dims, the sums
+// over the others. f16/bf16 compute in f32 and round once, as the forward composites
+// (nn.cpp) do.
 #include "composite_util.hpp"
 #include "meta_util.hpp"
 #include "register.hpp"
@@ -70,6 +74,78 @@ std::vector<Tensor> log_softmax_backward_decompose(OpContext& ctx, std::span<con
   return softmax_backward_impl(ctx, args, /*log=*/true);
 }
 
+// native_layer_norm_backward(Tensor grad_out, Tensor input, int[] normalized_shape,
+//     Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask)
+//     -> (Tensor, Tensor, Tensor): the gradients of input, weight and bias; one whose mask is
+// false is left undefined (None), as PyTorch's kernel leaves it.
+MetaResult layer_norm_backward_meta(const OpDef& op, std::span<IValue> args) {
+  check_norm_args(op, args, 1, {5, 6});
+  const Tensor& input = args[1].tensor();
+  const Shape& normalized = args[2].int_list();
+  for (const size_t i : {size_t{0}, size_t{3}, size_t{4}}) {
+    const Tensor& t = tensor_arg(op, args, i);
+    BP_CHECK(t.dtype() == input.dtype(), ErrorCode::Type,
+             "{}: argument '{}' has dtype {}, but 'input' has {}; they must match", op.name,
+             arg_name(op, i), dtype_name(t.dtype()), dtype_name(input.dtype()));
+    const bool fits = i == 0 ? t.sizes() == input.sizes()
+                             : broadcasts_to(as_ref(t.sizes()), as_ref(input.sizes()));
+    BP_CHECK(fits, ErrorCode::Shape,
+             "{}: argument '{}' has shape {}, which does not fit 'input' {}", op.name,
+             arg_name(op, i), shape_str(as_ref(t.sizes())), shape_str(as_ref(input.sizes())));
+  }
+  MetaResult r;
+  r.compute_dtype = input.dtype();
+  r.outputs.push_back(TensorMeta{input.sizes(), input.dtype(), std::nullopt});
+  r.outputs.push_back(TensorMeta{normalized, input.dtype(), std::nullopt});
+  r.outputs.push_back(TensorMeta{normalized, input.dtype(), std::nullopt});
+  return r;
+}
+
+// The dims [first, end) as an int[] argument.
+IValue dim_range(int64_t first, int64_t end) {
+  Shape dims;
+  for (int64_t d = first; d < end; ++d) dims.push_back(d);
+  return IValue(std::move(dims));
+}
+
+// sum of `t` over its leading `batch_dims` dims, or `t` itself when there are none (an empty
+// dim list would mean every dim).
+Tensor sum_over_batch(OpContext& ctx, const Tensor& t, int64_t batch_dims) {
+  static const OpId kSum = op_id("sum.dim_IntList");
+  if (batch_dims == 0) return t;
+  return ctx.call1(kSum, {t, dim_range(0, batch_dims), false, IValue()});
+}
+
+std::vector<Tensor> layer_norm_backward_decompose(OpContext& ctx, std::span<const IValue> args) {
+  static const OpId kSub = op_id("sub.Tensor");
+  static const OpId kMul = op_id("mul.Tensor");
+  static const OpId kMean = op_id("mean.dim");
+  const Tensor& input = args[1].tensor();
+  const ScalarType dtype = input.dtype(), acc = accumulate_dtype(dtype);
+  const Shape& mask = args[7].int_list();
+  const int64_t batch_dims = input.dim() - static_cast<int64_t>(args[2].int_list().size());
+  const IValue norm_dims = dim_range(batch_dims, input.dim());
+  const Tensor grad = convert_to(ctx, args[0].tensor(), acc);
+  const Tensor centred = ctx.call1(
+      kSub, {convert_to(ctx, input, acc), convert_to(ctx, args[3].tensor(), acc), Scalar(1)});
+  const Tensor rstd = convert_to(ctx, args[4].tensor(), acc);
+  const Tensor xhat = ctx.call1(kMul, {centred, rstd});
+  std::vector<Tensor> out(3);
+  if (mask[0]) {
+    const Tensor* weight = optional_tensor(args[5]);
+    const Tensor gw = weight ? ctx.call1(kMul, {grad, convert_to(ctx, *weight, acc)}) : grad;
+    const Tensor a = ctx.call1(kMean, {gw, norm_dims, true, IValue()});
+    const Tensor b = ctx.call1(kMean, {ctx.call1(kMul, {gw, xhat}), norm_dims, true, IValue()});
+    const Tensor inner = ctx.call1(
+        kSub, {ctx.call1(kSub, {gw, a, Scalar(1)}), ctx.call1(kMul, {xhat, b}), Scalar(1)});
+    out[0] = convert_to(ctx, ctx.call1(kMul, {rstd, inner}), dtype);
+  }
+  if (mask[1])
+    out[1] = convert_to(ctx, sum_over_batch(ctx, ctx.call1(kMul, {grad, xhat}), batch_dims), dtype);
+  if (mask[2]) out[2] = convert_to(ctx, sum_over_batch(ctx, grad, batch_dims), dtype);
+  return out;
+}
+
 }  // namespace
 
 void register_nn_backward_ops(Catalog& c) {
@@ -81,6 +157,11 @@ void register_nn_backward_ops(Catalog& c) {
       {"_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, "
        "ScalarType input_dtype) -> Tensor",
        OpKind::Composite, softmax_backward_meta, log_softmax_backward_decompose});
+  c.add(
+      {"native_layer_norm_backward(Tensor grad_out, Tensor input, int[] normalized_shape, "
+       "Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask) "
+       "-> (Tensor, Tensor, Tensor)",
+       OpKind::Composite, layer_norm_backward_meta, layer_norm_backward_decompose});
 }
 
 }  // namespace bp::ops

@@ -9,6 +9,7 @@
 #include "backplane/core/scalar.hpp"
 #include "backplane/core/tensor.hpp"
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -235,6 +236,11 @@ Tensor& log_softmax_out(Tensor& out, const Tensor& self, int64_t dim,
 Tensor layer_norm(const Tensor& input, std::vector<int64_t> normalized_shape,
                   const std::optional<Tensor>& weight = std::nullopt,
                   const std::optional<Tensor>& bias = std::nullopt, double eps = 1e-5);
+// Returns (output, mean, rstd); mean and rstd have input's shape with size 1 in the
+// normalized dims.
+std::vector<Tensor> native_layer_norm(const Tensor& input, std::vector<int64_t> normalized_shape,
+                                      const std::optional<Tensor>& weight,
+                                      const std::optional<Tensor>& bias, double eps);
 Tensor rms_norm(const Tensor& input, std::vector<int64_t> normalized_shape,
                 const std::optional<Tensor>& weight = std::nullopt,
                 std::optional<double> eps = std::nullopt);
@@ -268,6 +274,14 @@ Tensor _softmax_backward_data(const Tensor& grad_output, const Tensor& output, i
                               ScalarType input_dtype);
 Tensor _log_softmax_backward_data(const Tensor& grad_output, const Tensor& output, int64_t dim,
                                   ScalarType input_dtype);
+// Returns the gradients of (input, weight, bias); one whose output_mask entry is false is an
+// undefined Tensor.
+std::vector<Tensor> native_layer_norm_backward(const Tensor& grad_out, const Tensor& input,
+                                               std::vector<int64_t> normalized_shape,
+                                               const Tensor& mean, const Tensor& rstd,
+                                               const std::optional<Tensor>& weight,
+                                               const std::optional<Tensor>& bias,
+                                               std::array<bool, 3> output_mask);
 
 // A loss's `reduction` (PyTorch's at::Reduction values).
 inline constexpr int64_t kReductionNone = 0;

@@ -1,5 +1,5 @@
-// The typed operator API (backplane/ops.hpp): the gradients of softmax and log_softmax.
-// Their schemas and decompositions are in core/src/ops/nn_backward.cpp.
+// The typed operator API (backplane/ops.hpp): the gradients of softmax, log_softmax and
+// layer_norm. Their schemas and decompositions are in core/src/ops/nn_backward.cpp.
 #include "typed_call.hpp"
 
 #include "backplane/ops.hpp"
@@ -16,6 +16,19 @@ Tensor _log_softmax_backward_data(const Tensor& grad_output, const Tensor& outpu
                                   ScalarType input_dtype) {
   static const OpId kOp = op_id("_log_softmax_backward_data");
   return call1(kOp, {grad_output, output, dim, input_dtype});
+}
+
+std::vector<Tensor> native_layer_norm_backward(const Tensor& grad_out, const Tensor& input,
+                                               std::vector<int64_t> normalized_shape,
+                                               const Tensor& mean, const Tensor& rstd,
+                                               const std::optional<Tensor>& weight,
+                                               const std::optional<Tensor>& bias,
+                                               std::array<bool, 3> output_mask) {
+  static const OpId kOp = op_id("native_layer_norm_backward");
+  // A bool[] argument is an int list of 0 and 1 (docs/schema.md).
+  const Shape mask(output_mask.begin(), output_mask.end());
+  return call(kOp,
+              {grad_out, input, dims(normalized_shape), mean, rstd, opt(weight), opt(bias), mask});
 }
 
 }  // namespace bp
