@@ -28,13 +28,15 @@ MetaResult gradient_meta(const OpDef& op, std::span<IValue> args) {
   tensor_arg(op, args, 0);
   tensor_arg(op, args, 1);
   const ScalarType promoted = result_type(op, args, {0, 1});
-  const std::string subject =
-      fmt::format("the promoted dtype of 'grad_output' and '{}'", arg_name(op, 1));
+  // The message's subject is built only for a call that fails (meta rules run per call).
+  auto subject = [&] {
+    return fmt::format("the promoted dtype of 'grad_output' and '{}'", arg_name(op, 1));
+  };
   if constexpr (R == GradientRule::AnyButBool) {
-    check_not_bool(op, subject, promoted);
+    if (promoted == ScalarType::Bool) check_not_bool(op, subject(), promoted);
     check_scalar_fits(op, "threshold", args[2].scalar(), promoted);
   } else {
-    check_floating(op, subject, promoted);
+    if (!is_floating(promoted)) check_floating(op, subject(), promoted);
   }
   Shape shape = broadcast_args(op, args, {0, 1});
   expand_args(args, {0, 1}, as_ref(shape));

@@ -44,6 +44,13 @@ inline Tensor flattened(OpContext& ctx, const Tensor& t) {
   return tmp.view({&n, 1});
 }
 
+// The dims [first, end) as an int[] argument (the normalized dims of a norm, the batch dims).
+inline IValue dim_range(int64_t first, int64_t end) {
+  Shape dims;
+  for (int64_t d = first; d < end; ++d) dims.push_back(d);
+  return IValue(std::move(dims));
+}
+
 // The tensor of a `Tensor?` argument, or nullptr for None or an undefined tensor (the meta
 // rule has already checked the argument's kind).
 inline const Tensor* optional_tensor(const IValue& v) {

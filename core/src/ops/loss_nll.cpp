@@ -20,9 +20,6 @@ namespace {
 void check_nll_args(const OpDef& op, std::span<const IValue> args, size_t self_i) {
   const Tensor& self = tensor_arg(op, args, self_i);
   const Tensor& target = tensor_arg(op, args, self_i + 1);
-  const std::string shapes =
-      fmt::format("'self' has shape {}, 'target' {}", shape_str(as_ref(self.sizes())),
-                  shape_str(as_ref(target.sizes())));
   BP_CHECK(self.dim() == 1 || self.dim() == 2, ErrorCode::Shape,
            "{}: argument 'self' has {} dims, but it must have 1 (one row of classes) or 2 "
            "(rows, classes)",
@@ -34,9 +31,9 @@ void check_nll_args(const OpDef& op, std::span<const IValue> args, size_t self_i
   const bool rows_match =
       self.dim() == 1 ? target.dim() == 0 : target.dim() == 1 && target.size(0) == self.size(0);
   BP_CHECK(rows_match, ErrorCode::Shape,
-           "{}: {}; a target needs one class index per row of 'self' (a 0-d target for a 1-D "
-           "self)",
-           op.name, shapes);
+           "{}: 'self' has shape {}, 'target' {}; a target needs one class index per row of "
+           "'self' (a 0-d target for a 1-D self)",
+           op.name, shape_str(as_ref(self.sizes())), shape_str(as_ref(target.sizes())));
   if (const Tensor* weight = optional_tensor_arg(op, args, self_i + 2)) {
     const int64_t classes = self.size(-1);
     BP_CHECK(weight->dim() == 1 && weight->size(0) == classes, ErrorCode::Shape,

@@ -49,12 +49,6 @@ void check_norm_args(const OpDef& op, std::span<const IValue> args, size_t input
 
 namespace {
 
-IValue dims_value(int64_t first, int64_t end) {
-  Shape dims;
-  for (int64_t d = first; d < end; ++d) dims.push_back(d);
-  return IValue(std::move(dims));
-}
-
 // ---- softmax.int / log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) ---------
 
 // The result dtype is `dtype` when given (self is converted to it first, as PyTorch) and
@@ -143,7 +137,7 @@ LayerNormParts layer_norm_parts(OpContext& ctx, std::span<const IValue> args) {
   const Tensor& input = args[0].tensor();
   const ScalarType acc = accumulate_dtype(input.dtype());
   const IValue dims =
-      dims_value(input.dim() - static_cast<int64_t>(args[1].int_list().size()), input.dim());
+      dim_range(input.dim() - static_cast<int64_t>(args[1].int_list().size()), input.dim());
   Tensor x = convert_to(ctx, input, acc);
   LayerNormParts p;
   p.mean = ctx.call1(kMean, {x, dims, true, IValue()});
@@ -235,7 +229,7 @@ std::vector<Tensor> rms_norm_decompose(OpContext& ctx, std::span<const IValue> a
   if (input.numel() == 0) return {ctx.empty(as_ref(input.sizes()), dtype)};
   const ScalarType acc = accumulate_dtype(dtype);
   const IValue dims =
-      dims_value(input.dim() - static_cast<int64_t>(args[1].int_list().size()), input.dim());
+      dim_range(input.dim() - static_cast<int64_t>(args[1].int_list().size()), input.dim());
   const double eps = args[3].is_none() ? machine_epsilon(dtype) : args[3].to_double();
   Tensor x = convert_to(ctx, input, acc);
   Tensor ms = ctx.call1(kMean, {ctx.call1(kMul, {x, x}), dims, true, IValue()});

@@ -101,13 +101,6 @@ MetaResult layer_norm_backward_meta(const OpDef& op, std::span<IValue> args) {
   return r;
 }
 
-// The dims [first, end) as an int[] argument.
-IValue dim_range(int64_t first, int64_t end) {
-  Shape dims;
-  for (int64_t d = first; d < end; ++d) dims.push_back(d);
-  return IValue(std::move(dims));
-}
-
 // sum of `t` over its leading `batch_dims` dims, or `t` itself when there are none (an empty
 // dim list would mean every dim).
 Tensor sum_over_batch(OpContext& ctx, const Tensor& t, int64_t batch_dims) {
