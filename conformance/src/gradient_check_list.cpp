@@ -89,83 +89,102 @@ void add_softmax_checks(std::vector<GradientCheck>& out) {
   }
 }
 
+// The checks' fixed tensors (targets, weights, the inputs a check does not differentiate)
+// are drawn when a case runs, from these seeds: the list itself holds no tensor (a static
+// one would outlive the runtime's allocator).
+constexpr uint64_t kMseSeed = 27, kNllSeed = 28, kLayerNormSeed = 29;
+
+struct Reduction {
+  int64_t value;
+  const char* name;
+};
+constexpr Reduction kReductions[] = {
+    {kReductionNone, "none"}, {kReductionMean, "mean"}, {kReductionSum, "sum"}};
+
 // mse_loss over each reduction, with a target of the input's shape and a broadcast one.
-void add_mse_checks(std::vector<GradientCheck>& out, InputMaker targets) {
-  const Tensor target = targets.tensor({5, 6}, kF64);
-  const Tensor row_target = targets.tensor({6}, kF64);
-  for (const auto& [reduction_value, name] :
-       {std::pair<int64_t, const char*>{kReductionNone, "none"},
-        {kReductionMean, "mean"},
-        {kReductionSum, "sum"}}) {
-    const int64_t reduction = reduction_value;  // a plain copy: lambdas capture it
-    for (const Tensor& t : {target, row_target}) {
-      const std::string sample = std::string(name) + (t.dim() == 1 ? "_row_target_5x6" : "_5x6");
-      out.push_back(check(
-          "mse_loss_backward", sample, {5, 6},
-          [t, r = reduction](const Tensor& x) { return bp::mse_loss(x, t, r); },
-          [t, r = reduction](const Tensor& g, const Tensor& x, Device d) {
-            return bp::mse_loss_backward(on(g, d), on(x, d), on(t, d), r);
-          }));
+void add_mse_checks(std::vector<GradientCheck>& out) {
+  for (const Reduction& reduction : kReductions) {
+    for (const bool row : {false, true}) {
+      const int64_t r = reduction.value;
+      const std::string op = "mse_loss_backward";
+      out.push_back(GradientCheck{
+          op + "." + reduction.name + (row ? "_row_target_5x6" : "_5x6"), op,
+          [r, row](InputMaker& in) {
+            InputMaker fixed(kMseSeed);
+            const Tensor t = row ? fixed.tensor({6}, kF64) : fixed.tensor({5, 6}, kF64);
+            return GradientProblem{in.tensor({5, 6}, kF64),
+                                   [t, r](const Tensor& x) { return bp::mse_loss(x, t, r); },
+                                   [t, r](const Tensor& g, const Tensor& x, Device d) {
+                                     return bp::mse_loss_backward(on(g, d), on(x, d), on(t, d), r);
+                                   }};
+          }});
     }
   }
 }
 
 // nll_loss over each reduction, with class weights and an ignored row; and one 1-D row.
-void add_nll_checks(std::vector<GradientCheck>& out, InputMaker weights) {
-  const Tensor weight = weights.tensor({5}, kF64, Values::Positive);
-  const Tensor target = weights.from_doubles({7}, ScalarType::Int64, {1, 4, -100, 0, 3, 1, 2});
-  const Tensor one_target = weights.from_doubles({}, ScalarType::Int64, {3});
-  auto nll = [weight](const Tensor& x, const Tensor& t, int64_t r) {
+GradientProblem nll_problem(InputMaker& in, int64_t r, bool row) {
+  InputMaker fixed(kNllSeed);
+  const Tensor weight = fixed.tensor({5}, kF64, Values::Positive);
+  const Tensor t = row ? fixed.from_doubles({}, ScalarType::Int64, {3})
+                       : fixed.from_doubles({7}, ScalarType::Int64, {1, 4, -100, 0, 3, 1, 2});
+  auto nll = [weight, t, r](const Tensor& x) {
     return bp::nll_loss_forward(x, t, weight, r, -100);
   };
-  for (const auto& [reduction_value, name] :
-       {std::pair<int64_t, const char*>{kReductionNone, "none"},
-        {kReductionMean, "mean"},
-        {kReductionSum, "sum"}}) {
-    const int64_t reduction = reduction_value;  // a plain copy: lambdas capture it
-    for (const Tensor& t : {target, one_target}) {
-      const Shape sizes = t.dim() == 1 ? Shape{7, 5} : Shape{5};
-      const std::string sample = std::string(name) + (t.dim() == 1 ? "_weighted_7x5" : "_row_5");
-      out.push_back(check(
-          "nll_loss_backward", sample, sizes,
-          [nll, t, r = reduction](const Tensor& x) { return nll(x, t, r)[0]; },
-          [nll, t, weight, r = reduction](const Tensor& g, const Tensor& x, Device d) {
-            const Tensor total = nll(x, t, r)[1];
-            return bp::nll_loss_backward(on(g, d), on(x, d), on(t, d), on(weight, d), r, -100,
-                                         on(total, d));
-          }));
+  return GradientProblem{in.tensor(row ? Shape{5} : Shape{7, 5}, kF64),
+                         [nll](const Tensor& x) { return nll(x)[0]; },
+                         [nll, t, weight, r](const Tensor& g, const Tensor& x, Device d) {
+                           return bp::nll_loss_backward(on(g, d), on(x, d), on(t, d), on(weight, d),
+                                                        r, -100, on(nll(x)[1], d));
+                         }};
+}
+
+void add_nll_checks(std::vector<GradientCheck>& out) {
+  for (const Reduction& reduction : kReductions) {
+    for (const bool row : {false, true}) {
+      const int64_t r = reduction.value;
+      const std::string op = "nll_loss_backward";
+      out.push_back(GradientCheck{op + "." + reduction.name + (row ? "_row_5" : "_weighted_7x5"),
+                                  op,
+                                  [r, row](InputMaker& in) { return nll_problem(in, r, row); }});
     }
   }
 }
 
-// native_layer_norm over two normalized dims, differentiated in turn with respect to the
-// input, the weight and the bias (the others fixed): each gradient with its mask alone set.
-void add_layer_norm_checks(std::vector<GradientCheck>& out, InputMaker fixed) {
-  const Tensor x0 = fixed.tensor({4, 3, 5}, kF64);
-  const Tensor w0 = fixed.tensor({3, 5}, kF64);
-  const Tensor b0 = fixed.tensor({3, 5}, kF64);
+// native_layer_norm over two normalized dims, differentiated with respect to argument
+// `which` (0 input, 1 weight, 2 bias), the others fixed; the gradient with its mask alone set.
+GradientProblem layer_norm_problem(InputMaker& in, size_t which) {
+  InputMaker fixed(kLayerNormSeed);
+  std::array<Tensor, 3> fixed_args = {fixed.tensor({4, 3, 5}, kF64), fixed.tensor({3, 5}, kF64),
+                                      fixed.tensor({3, 5}, kF64)};
   const std::vector<int64_t> norm{3, 5};
-  auto forward = [norm](const Tensor& x, const Tensor& w, const Tensor& b) {
-    return bp::native_layer_norm(x, norm, w, b, 1e-5)[0];
+  // The call's (input, weight, bias) with `v` as argument `which`.
+  auto with = [fixed_args, which](const Tensor& v) {
+    std::array<Tensor, 3> a = fixed_args;
+    a[which] = v;
+    return a;
   };
-  auto backward = [norm](size_t which, const Tensor& g, const Tensor& x, const Tensor& w,
-                         const Tensor& b, Device d) {
-    const std::vector<Tensor> stats = bp::native_layer_norm(x, norm, w, b, 1e-5);
+  auto forward = [with, norm](const Tensor& v) {
+    const auto a = with(v);
+    return bp::native_layer_norm(a[0], norm, a[1], a[2], 1e-5)[0];
+  };
+  auto backward = [with, norm, which](const Tensor& g, const Tensor& v, Device d) {
+    const auto a = with(v);
+    const std::vector<Tensor> stats = bp::native_layer_norm(a[0], norm, a[1], a[2], 1e-5);
     std::array<bool, 3> mask{};
     mask[which] = true;
-    return bp::native_layer_norm_backward(on(g, d), on(x, d), norm, on(stats[1], d),
-                                          on(stats[2], d), on(w, d), on(b, d), mask)[which];
+    return bp::native_layer_norm_backward(on(g, d), on(a[0], d), norm, on(stats[1], d),
+                                          on(stats[2], d), on(a[1], d), on(a[2], d), mask)[which];
   };
+  return GradientProblem{in.tensor(as_ref(fixed_args[which].sizes()), kF64), forward, backward};
+}
+
+void add_layer_norm_checks(std::vector<GradientCheck>& out) {
   const std::string op = "native_layer_norm_backward";
-  out.push_back(check(
-      op, "input_4x3x5", {4, 3, 5}, [=](const Tensor& x) { return forward(x, w0, b0); },
-      [=](const Tensor& g, const Tensor& x, Device d) { return backward(0, g, x, w0, b0, d); }));
-  out.push_back(check(
-      op, "weight_3x5", {3, 5}, [=](const Tensor& w) { return forward(x0, w, b0); },
-      [=](const Tensor& g, const Tensor& w, Device d) { return backward(1, g, x0, w, b0, d); }));
-  out.push_back(check(
-      op, "bias_3x5", {3, 5}, [=](const Tensor& b) { return forward(x0, w0, b); },
-      [=](const Tensor& g, const Tensor& b, Device d) { return backward(2, g, x0, w0, b, d); }));
+  const char* samples[] = {"input_4x3x5", "weight_3x5", "bias_3x5"};
+  for (size_t which = 0; which < 3; ++which)
+    out.push_back(GradientCheck{op + "." + samples[which], op,
+                                [which](InputMaker& in) { return layer_norm_problem(in, which); }});
 }
 
 }  // namespace
@@ -175,10 +194,9 @@ const std::vector<GradientCheck>& gradient_checks() {
     std::vector<GradientCheck> out;
     add_activation_checks(out);
     add_softmax_checks(out);
-    // Fixed targets and weights (the seed of each case draws only x, g and the directions).
-    add_mse_checks(out, InputMaker(27));
-    add_nll_checks(out, InputMaker(28));
-    add_layer_norm_checks(out, InputMaker(29));
+    add_mse_checks(out);
+    add_nll_checks(out);
+    add_layer_norm_checks(out);
     return out;
   }();
   return checks;
