@@ -11,6 +11,10 @@ docs/pytorch.md describes the bridge.
   mlp          the MLP of examples/pytorch/run_models.py, forward (target: ratio <= 1.0)
   transformer  the transformer block of examples/pytorch/run_models.py (TransformerEncoderLayer,
                eval, batch_first, causal mask), forward (target: ratio <= 1.0)
+  mlp_train, transformer_train
+               one training step of those models: zero_grad, forward, mse_loss against a
+               fixed target, backward, SGD with momentum (docs/training.md; target: ratio
+               <= 1.0)
 
 ratio = bridge time / PyTorch CPU time, each the median of many repetitions timed with
 time.perf_counter_ns. The variants are interleaved (each repetition runs both, in a random
@@ -44,7 +48,8 @@ import torch  # noqa: E402
 import backplane.torch as bt  # noqa: E402
 import run_models  # noqa: E402  (the models and their sizes)
 
-TARGETS = {"add_1": "ratio <= 1.5", "mlp": "ratio <= 1.0", "transformer": "ratio <= 1.0"}
+TARGETS = {"add_1": "ratio <= 1.5", "mlp": "ratio <= 1.0", "transformer": "ratio <= 1.0",
+           "mlp_train": "ratio <= 1.0", "transformer_train": "ratio <= 1.0"}
 
 
 def cpu_index():
@@ -114,6 +119,44 @@ def transformer(device, scale):
     return variants, {"repetitions": 100 // scale, "inner": 1}
 
 
+def training_step(model, x, target, optimizer):
+    optimizer.zero_grad()
+    loss = torch.nn.functional.mse_loss(model(x), target)
+    loss.backward()
+    optimizer.step()
+    return loss.detach()
+
+
+def training_variants(name, build, device):
+    """One training step of the model on each side, from the same weights. Both sides take
+    the same number of steps (interleaved_medians runs each once per repetition), so their
+    weights stay alike; the first step's losses must agree."""
+    model, x = build(0)
+    with torch.no_grad():
+        target = torch.randn_like(model(x))
+    on_device = copy.deepcopy(model).to(device)
+    dx, dtarget = x.to(device), target.to(device)
+    optimizer = torch.optim.SGD(model.parameters(), lr=1e-3, momentum=0.9)
+    on_device_optimizer = torch.optim.SGD(on_device.parameters(), lr=1e-3, momentum=0.9)
+    variants = {"bridge": lambda: training_step(on_device, dx, dtarget, on_device_optimizer),
+                "torch": lambda: training_step(model, x, target, optimizer)}
+    got, want = variants["bridge"]().item(), variants["torch"]().item()
+    if not abs(got - want) <= run_models.TOLERANCE * max(1.0, abs(want)):
+        sys.exit(f"bench/torch_bridge.py: {name}: the bridge's loss {got} is not PyTorch's "
+                 f"{want}")
+    return variants
+
+
+def mlp_train(device, scale):
+    return training_variants("mlp_train", run_models.build_mlp, device), \
+        {"repetitions": 100 // scale, "inner": 1}
+
+
+def transformer_train(device, scale):
+    return training_variants("transformer_train", run_models.build_transformer, device), \
+        {"repetitions": 50 // scale, "inner": 1}
+
+
 def measure(name, make, device, scale):
     """One benchmark: its medians, ratio and target, and the aten operators that ran on
     PyTorch's CPU kernels in its bridge calls (counted per call)."""
@@ -157,6 +200,9 @@ def main():
         for name, make in (("add_1", add_1), ("mlp", mlp), ("transformer", transformer)):
             results[name] = measure(name, make, device, scale)
             show(name, results[name])
+    for name, make in (("mlp_train", mlp_train), ("transformer_train", transformer_train)):
+        results[name] = measure(name, make, device, scale)
+        show(name, results[name])
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"device": f"privateuseone:{index}", "backplane": bt.device_name(index),

@@ -2,6 +2,7 @@
 #include "backplane/conformance/plan.hpp"
 
 #include "backplane/conformance/device_checks.hpp"
+#include "backplane/conformance/gradient_checks.hpp"
 #include "backplane/conformance/records.hpp"
 
 #include <backplane/core/catalog.hpp>
@@ -31,6 +32,29 @@ std::optional<std::string> declared_unsupported(const OpDef& op, ScalarType dtyp
     if (e.backend == backend && e.kind == EntryKind::Missing)
       return fmt::format("the plugin registers no kernel for {}", op.name);
   return std::nullopt;
+}
+
+// The device-API checks when --ops selects `device_api` (or every op).
+void add_device_checks(std::vector<CaseId>& ids, const SuiteOptions& options,
+                       const std::optional<CaseId>& only, const std::optional<std::regex>& ops) {
+  if (only ? only->op != kDeviceApiOp : ops && !std::regex_search(kDeviceApiOp, *ops)) return;
+  for (const DeviceCheck& check : device_checks()) {
+    CaseId id = CaseId::make(kDeviceApiOp, kDeviceApiDtype, check.name);
+    if (only ? *only == id : (options.full || check.quick)) ids.push_back(std::move(id));
+  }
+}
+
+// The gradient checks when --ops selects `gradcheck` or a check's backward op (every one is
+// quick: small tensors).
+void add_gradient_checks(std::vector<CaseId>& ids, const std::optional<CaseId>& only,
+                         const std::optional<std::regex>& ops) {
+  if (only && only->op != kGradientCheckOp) return;
+  const bool family = !ops || std::regex_search(kGradientCheckOp, *ops);
+  for (const GradientCheck& check : gradient_checks()) {
+    CaseId id = CaseId::make(kGradientCheckOp, kGradientCheckDtype, check.name);
+    if (only ? *only == id : family || std::regex_search(check.backward_op, *ops))
+      ids.push_back(std::move(id));
+  }
 }
 
 }  // namespace
@@ -80,12 +104,8 @@ std::vector<PlannedCase> plan_cases(const SuiteOptions& options, const Expectati
       }
     }
   }
-  if (only ? only->op == kDeviceApiOp : (!ops || std::regex_search(kDeviceApiOp, *ops))) {
-    for (const DeviceCheck& check : device_checks()) {
-      CaseId id = CaseId::make(kDeviceApiOp, kDeviceApiDtype, check.name);
-      if (only ? *only == id : (options.full || check.quick)) ids.push_back(std::move(id));
-    }
-  }
+  add_device_checks(ids, options, only, ops);
+  add_gradient_checks(ids, only, ops);
   BP_CHECK(!only || !ids.empty(), ErrorCode::InvalidArgument, "--case '{}': no such case",
            *options.case_id);
 
@@ -97,6 +117,11 @@ std::vector<PlannedCase> plan_cases(const SuiteOptions& options, const Expectati
     c.expectation = expectations.match(c.id);
     if (c.expectation.kind == ExpectationKind::Unsupported) {
       c.unsupported = fmt::format("{} ({})", c.expectation.reason, c.expectation.where());
+    } else if (c.id.op == kGradientCheckOp) {
+      // The backward op in f64 is what the device must have.
+      c.unsupported =
+          declared_unsupported(Catalog::get().at(find_gradient_check(c.id.sample)->backward_op),
+                               ScalarType::Float64, backend, info.dtypes);
     } else if (c.id.op != kDeviceApiOp) {
       c.unsupported = declared_unsupported(Catalog::get().at(c.id.op), *parse_dtype(c.id.dtype),
                                            backend, info.dtypes);

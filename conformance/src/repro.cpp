@@ -4,6 +4,7 @@
 #include "backplane/conformance/repro.hpp"
 
 #include "backplane/conformance/device_checks.hpp"
+#include "backplane/conformance/gradient_checks.hpp"
 #include "backplane/conformance/run_case.hpp"
 #include "guarded_buffer.hpp"  // storage_extent
 
@@ -301,6 +302,10 @@ std::string repro_folder_name(const CaseId& id) {
 ReproFiles make_repro(const CaseId& id, uint64_t suite_seed, const ReproTarget& target) {
   BP_CHECK(id.op != kDeviceApiOp, ErrorCode::InvalidArgument,
            "--emit-repro: '{}' is a device-API check, which has no op to call; rerun it with "
+           "--case",
+           id.str());
+  BP_CHECK(id.op != kGradientCheckOp, ErrorCode::InvalidArgument,
+           "--emit-repro: '{}' is a gradient check, which calls several ops; rerun it with "
            "--case",
            id.str());
   const CaseInputs in = make_case_inputs(id, suite_seed);

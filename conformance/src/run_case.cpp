@@ -3,6 +3,7 @@
 
 #include "backplane/conformance/compare.hpp"
 #include "backplane/conformance/device_checks.hpp"
+#include "backplane/conformance/gradient_checks.hpp"
 #include "backplane/conformance/records.hpp"
 #include "backplane/conformance/tolerance.hpp"
 #include "guarded_buffer.hpp"
@@ -157,6 +158,25 @@ CaseRun run_device_check(const CaseId& id, Device device) {
     return message.empty() ? CaseRun{} : failed(std::move(message));
   }
   BP_FAIL(ErrorCode::InvalidArgument, "case '{}': no device check named '{}'", id.str(), id.sample);
+}
+
+// A gradient check (gradient_checks.hpp): the backward op on `device` in f64.
+CaseRun run_gradient_case(const CaseId& id, Device device, uint64_t suite_seed) {
+  const GradientCheck* check = find_gradient_check(id.sample);
+  BP_CHECK(check != nullptr, ErrorCode::InvalidArgument, "case '{}': no gradient check named '{}'",
+           id.str(), id.sample);
+  if (!(device_info(device).dtypes & (1u << static_cast<unsigned>(ScalarType::Float64))))
+    return with_kind(CaseRun::Kind::Unsupported,
+                     fmt::format("device {} does not support dtype f64", device.str()));
+  try {
+    std::string message = run_gradient_check(*check, device, case_seed(suite_seed, id));
+    return message.empty() ? CaseRun{} : failed(std::move(message));
+  } catch (const Error& e) {
+    if (e.code() == ErrorCode::NotImplemented)
+      return not_implemented(Catalog::get().at(check->backward_op), device, e,
+                             "running the backward op");
+    return failed(fmt::format("{}: {}", check->backward_op, e.what()));
+  }
 }
 
 CaseRun run_error_sample(const OpDef& op, const Sample& sample, const std::vector<IValue>& ref_args,
@@ -358,6 +378,9 @@ CaseInputs make_case_inputs(const CaseId& id, uint64_t suite_seed) {
 
 std::string describe_inputs(const CaseId& id, uint64_t suite_seed) {
   if (id.op == kDeviceApiOp) return "  (a device-API check: no tensor inputs)\n";
+  if (id.op == kGradientCheckOp)
+    return "  (a gradient check: the backward op on the device, in f64, against central "
+           "differences of the reference's forward op; docs/conformance.md)\n";
   std::vector<Sample> samples;
   const Sample& sample = find_sample(id, samples);
   const OpDef& op = Catalog::get().at(id.op);
@@ -376,6 +399,7 @@ std::string describe_inputs(const CaseId& id, uint64_t suite_seed) {
 
 CaseRun run_case(const CaseId& id, Device device, uint64_t suite_seed, bool explain) {
   if (id.op == kDeviceApiOp) return run_device_check(id, device);
+  if (id.op == kGradientCheckOp) return run_gradient_case(id, device, suite_seed);
 
   std::vector<Sample> samples;
   const Sample& sample = find_sample(id, samples);

@@ -70,10 +70,24 @@ constexpr Rule kRules[] = {
     // Summation error is at most (K-1)*u*sum|x_i| (Higham, 4.2); blocked and pairwise sums
     // are typically sqrt(K)*u relative. The suite's inputs are O(1), so K*eps absolute and
     // sqrt(K)*eps relative bound what a correct summation order can change.
-    {"sum mean matmul addmm linear softmax log_softmax layer_norm rms_norm "
+    {"sum mean matmul addmm baddbmm linear softmax log_softmax layer_norm rms_norm "
      "scaled_dot_product_attention",
      Kind::Reduction, 0, 0, 0},
     {"prod", Kind::Product, 0, 0, 0},  // relative error of K-1 products: (K-1)*u
+    // Training ops (docs/training.md). threshold_backward picks grad or 0; zero_ writes 0.
+    {"threshold_backward zero_", Kind::ExactSigned, 0, 0, 0},
+    // The activation gradients are chains of 3 to 8 roundings around exp/erf/tanh, with
+    // cancellation (1 - y*y near |y| = 1, gelu's cdf + x*pdf for x < 0); the losses'
+    // gradients and the optimizer ops are 2-3 roundings with add's cancellation: PyTorch's
+    // own assert_close defaults, as for add.
+    {"gelu_backward silu_backward sigmoid_backward tanh_backward mse_loss_backward "
+     "nll_loss_backward addcmul addcdiv lerp",
+     Kind::Default, 0, 0, 0},
+    // Row sums (the softmax gradients) and batch sums (the reduced losses).
+    {"native_layer_norm native_layer_norm_backward _softmax_backward_data "
+     "_log_softmax_backward_data mse_loss nll_loss_forward nll_loss "
+     "cross_entropy_loss",
+     Kind::Reduction, 0, 0, 0},
 };
 
 bool rule_has(const Rule& rule, std::string_view name) {

@@ -58,6 +58,10 @@ Catalog build_catalog() {
   ops::register_reduction_ops(c);
   ops::register_nn_ops(c);
   ops::register_linalg_ops(c);
+  ops::register_activation_backward_ops(c);
+  ops::register_nn_backward_ops(c);
+  ops::register_loss_ops(c);
+  ops::register_pointwise_ops(c);
   return c;
 }
 

@@ -144,12 +144,13 @@ class Parser {
       lex_.next();
     }
     if (lex_.peek().is('[')) {
-      if (*kind != TypeKind::Tensor && *kind != TypeKind::Int) {
-        lex_.fail(type_token, "expected a type with a list form (Tensor or int) before '['");
+      if (*kind != TypeKind::Tensor && *kind != TypeKind::Int && *kind != TypeKind::Bool) {
+        lex_.fail(type_token, "expected a type with a list form (Tensor, int or bool) before '['");
       }
       lex_.next();
       arg.type.is_list = true;
-      if (lex_.peek().kind == TokenKind::Int && *kind == TypeKind::Int) {
+      const bool sized = *kind == TypeKind::Int || *kind == TypeKind::Bool;
+      if (lex_.peek().kind == TokenKind::Int && sized) {
         const Token& length = lex_.next();
         int64_t n = 0;
         if (!parse_int(length.text, n) || n < 1) {
@@ -162,8 +163,7 @@ class Parser {
         arg.type.fixed_length = n;
       }
       if (!lex_.peek().is(']')) {
-        lex_.fail(lex_.peek(),
-                  *kind == TypeKind::Int ? "expected a list length or ']'" : "expected ']'");
+        lex_.fail(lex_.peek(), sized ? "expected a list length or ']'" : "expected ']'");
       }
       lex_.next();
     }

@@ -36,8 +36,8 @@ std::string_view kind_word(TypeKind k) {
           a.type.str(), v.kind_name());
 }
 
-// Tensor[] and int[] arguments (a single int fills an int[N]); false for other lists,
-// which are checked by their element kind.
+// Tensor[], int[] and bool[] arguments (a single int fills an int[N]). A bool[] value is an
+// int list of 0 and 1 (IValue has no bool list; docs/schema.md).
 bool coerce_list(const OpDef& op, const Argument& a, IValue& v) {
   if (a.type.kind == TypeKind::Tensor) {
     if (!v.is_tensor_list()) wrong_kind(op, a, v);
@@ -46,8 +46,16 @@ bool coerce_list(const OpDef& op, const Argument& a, IValue& v) {
                "{}: argument '{}' has an undefined tensor at index {}", op.name, a.name, i);
     return true;
   }
-  if (a.type.kind == TypeKind::Int) {
-    if (v.is_int() && a.type.fixed_length) {  // int[2] stride=1 means [1, 1]
+  if (a.type.kind == TypeKind::Bool) {
+    if (!v.is_int_list()) wrong_kind(op, a, v);
+    for (const int64_t b : v.int_list())
+      BP_CHECK(b == 0 || b == 1, ErrorCode::InvalidArgument,
+               "{}: argument '{}' ({}) holds {}, but a bool list holds 0 (false) and 1 (true)",
+               op.name, a.name, a.type.str(), b);
+  }
+  if (a.type.kind == TypeKind::Int || a.type.kind == TypeKind::Bool) {
+    if (v.is_int() && a.type.kind == TypeKind::Int && a.type.fixed_length) {
+      // int[2] stride=1 means [1, 1]
       v = IValue(Shape(static_cast<size_t>(*a.type.fixed_length), v.to_int()));
       return true;
     }

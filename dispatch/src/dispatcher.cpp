@@ -234,6 +234,7 @@ std::vector<Tensor> run_composite(const OpDef& op, const std::vector<IValue>& ar
   std::vector<Tensor> results = op.decompose(ctx, std::span<const IValue>(args));
   for (size_t j = 0; j < user_outs.size(); ++j) {
     Tensor* out = user_outs[j];
+    if (!results[j].defined()) continue;  // an output the op leaves undefined (a masked one)
     if (!out->defined() || (out->numel() == 0 && !in_place)) {
       *out = results[j];
     } else {

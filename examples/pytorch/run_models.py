@@ -23,8 +23,13 @@ the column shows them). A first row times the CPU modules themselves.
 Bound: a float32 output passes when max |device - CPU| <= 1e-4 * max(1, max |CPU|), the
 bound of the C++ examples (kTolerance in examples/models/run_model.hpp): kernels that
 accumulate in another order differ by a few ulp per op, a wrong one by 1e-2 or more.
+Then a training run (docs/training.md): the MLP trained for TRAIN_STEPS steps of SGD with
+momentum on nll_loss against fixed labels, on each device and on the CPU; the loss after the
+last step must be within TRAIN_TOLERANCE (relative) of the CPU's.
+
 Exit status: 0 when every model ran on every device within the bound, 1 otherwise.
---json FILE writes the rows ({"ok": ..., "tolerance": ..., "rows": [...]}).
+--json FILE writes the rows ({"ok": ..., "tolerance": ..., "rows": [...],
+"training": [...]}).
 """
 import argparse
 import copy
@@ -147,6 +152,49 @@ def run_on_cpu(name, seed, iterations):
     return expected, row
 
 
+TRAIN_STEPS = 10
+TRAIN_TOLERANCE = 1e-4
+
+
+def train_mlp(seed, device):
+    """The MLP's loss after TRAIN_STEPS steps of SGD (momentum) on `device`, and the aten
+    operators that ran on PyTorch's CPU kernels meanwhile."""
+    model, x = build_mlp(seed)
+    labels = torch.randint(0, MLP["classes"], (MLP["batch"],),
+                           generator=torch.Generator().manual_seed(seed))
+    model, x, labels = model.train().to(device), x.to(device), labels.to(device)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.05, momentum=0.9)
+    bt.reset_fallback_counts()
+    for _ in range(TRAIN_STEPS):
+        optimizer.zero_grad()
+        loss = torch.nn.functional.nll_loss(model(x), labels)
+        loss.backward()
+        optimizer.step()
+    return loss.item(), {op.removeprefix("aten::"): n
+                         for op, n in sorted(bt.fallback_counts().items())}
+
+
+def training_run(seed, indices):
+    """One row per device: its loss after training against the CPU's."""
+    want, _ = train_mlp(seed, torch.device("cpu"))
+    rows = []
+    for index in indices:
+        row = {"device": f"privateuseone:{index}", "backplane": bt.device_name(index),
+               "loss_cpu": want}
+        try:
+            row["loss"], row["fallbacks"] = train_mlp(seed, torch.device("privateuseone", index))
+            row["ok"] = abs(row["loss"] - want) <= TRAIN_TOLERANCE * abs(want)
+        except Exception as e:  # reported in the table, as a model's error is
+            row["error"], row["ok"] = str(e).splitlines()[0], False
+        rows.append(row)
+    print(f"\ntraining: the MLP, {TRAIN_STEPS} steps of SGD (momentum), nll_loss")
+    for r in rows:
+        loss = f"{r['loss']:.6f}" if "loss" in r else "ERROR " + r.get("error", "")
+        print(f"  {r['device']} ({r['backplane']}): loss {loss}  CPU {r['loss_cpu']:.6f}  "
+              f"fallbacks {r.get('fallbacks', {}) or 'none'}  {'ok' if r['ok'] else 'FAILED'}")
+    return rows
+
+
 def wanted_indices(devices):
     """privateuseone indices whose Backplane device is named in `devices` ("cpu:0,opencl":
     devices or backend names, as `backplane run --devices`); every index when empty."""
@@ -206,11 +254,13 @@ def main():
                 rows.append(run_on_device(name, index, args.seed, iterations, expected))
     rows.sort(key=lambda r: (r["device"] != "cpu", r["device"]))  # device by device
     print_table(rows)
-    ok = all(r["ok"] for r in rows)
+    training = training_run(args.seed, wanted_indices(args.devices))
+    ok = all(r["ok"] for r in rows + training)
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"ok": ok, "tolerance": TOLERANCE, "torch": torch.__version__,
-                       "models": {name: describe(name) for name in MODELS}, "rows": rows},
+                       "models": {name: describe(name) for name in MODELS}, "rows": rows,
+                       "training": training},
                       f, indent=2)
             f.write("\n")
     print("all devices within the bound" if ok

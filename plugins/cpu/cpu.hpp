@@ -71,5 +71,6 @@ void register_reduction_kernels(sdk::Registrar& r);     // sum prod amax ... any
 void register_data_movement_index_kernels(sdk::Registrar& r);  // cat index_select gather
 void register_linalg_kernels(sdk::Registrar& r);               // matmul (oneDNN sgemm)
 void register_nn_kernels(sdk::Registrar& r);  // fused softmax log_softmax layer_norm rms_norm
+void register_activation_backward_kernels(sdk::Registrar& r);  // threshold_backward ...
 
 }  // namespace bp::cpu

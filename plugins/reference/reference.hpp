@@ -84,5 +84,6 @@ void register_binary_kernels(sdk::Registrar& r);               // add ... logica
 void register_reduction_kernels(sdk::Registrar& r);            // sum prod amax amin argmax ...
 void register_data_movement_index_kernels(sdk::Registrar& r);  // cat index_select gather
 void register_linalg_kernels(sdk::Registrar& r);               // matmul
+void register_activation_backward_kernels(sdk::Registrar& r);  // threshold_backward ...
 
 }  // namespace bp::reference

@@ -295,12 +295,18 @@ TEST_CASE("the template plugin: every op it claims is compared, and its run pass
   CHECK(run.output.find("ops: 6 claimed, ") != std::string::npos);
 }
 
-TEST_CASE("the template with add ignoring the strides of self: caught, and only add fails") {
+TEST_CASE(
+    "the template with add ignoring the strides of self: caught, and only add and the "
+    "composites over it fail") {
   const CliRun run = run_conformance("template_device:0", "template_strides", {"--jobs", "2"});
   require_failed_run(run, "template_device:0");
   INFO("report: " << run.report.dump(1));
   const std::vector<json> failed = cases_with(run.report, "failed", "add.Tensor/f32/");
-  CHECK(cases_with(run.report, "failed").size() == failed.size());
+  // addcmul is self + (value * t1) * t2 through this add (core/src/ops/pointwise.cpp): its
+  // strided samples reach the bug too.
+  const std::vector<json> composite = cases_with(run.report, "failed", "addcmul/f32/");
+  CHECK(cases_with(run.report, "failed").size() == failed.size() + composite.size());
+  CHECK(cases_with(run.report, "failed", "addcmul/f32/transposed_").size() == 1);
   CHECK(cases_with(run.report, "failed", "add.Tensor/f32/transposed_").size() == 1);
   CHECK(any_message_names_element(failed));
   // Contiguous inputs still pass: the bug is the strides alone.
@@ -369,4 +375,46 @@ TEST_CASE("--case ID --verbose prints the inputs and the outputs around the firs
   CHECK(crash.exit_code == 1);
   CHECK(crash.output.find("case neg/f32/contiguous_7x13 (crashed):") != std::string::npos);
   CHECK(crash.output.find("argument 'self': f32 shape [7, 13]") != std::string::npos);
+}
+
+// The three ways a backward kernel goes wrong (tests/plugins/buggy/buggy_gradients.cpp),
+// each caught twice: by the op's cases against the reference's backward, and by the
+// gradient checks against central differences of the reference's forward op. The library's
+// other two gradient kernels are right and pass both.
+TEST_CASE(
+    "buggy plugins: a wrong sign, a dropped term and a wrong reduction dim in backward "
+    "kernels are caught by the op's cases and by the gradient checks") {
+  struct BackwardBug {
+    const char* fixture;
+    const char* op;
+    const char* passing_sample;  // a case the bug cannot reach ("" when every case does)
+  };
+  const BackwardBug bugs[] = {
+      {"tanh_backward_sign", "tanh_backward", ""},
+      {"sigmoid_backward_term", "sigmoid_backward", ""},
+      // Summing over the last dim is right when that is the dim.
+      {"softmax_backward_dim", "_softmax_backward_data", "last_dim_7x13"},
+  };
+  const std::string gradient_ops = "^(tanh_backward|sigmoid_backward|_softmax_backward_data)$";
+  for (const BackwardBug& bug : bugs) {
+    CAPTURE(bug.fixture);
+    const std::string device = std::string("buggy_") + bug.fixture + ":0";
+    const CliRun run = run_conformance(device, bug.fixture,
+                                       {"--ops", gradient_ops, "--dtypes", "f32", "--jobs", "2"});
+    require_failed_run(run, device);
+    INFO("report: " << run.report.dump(1));
+    const std::string op = bug.op;
+    const std::vector<json> failed_cases = cases_with(run.report, "failed", op + "/f32/");
+    CHECK_FALSE(failed_cases.empty());
+    CHECK(any_message_names_element(failed_cases));
+    const std::vector<json> failed_checks =
+        cases_with(run.report, "failed", "gradcheck/f64/" + op + ".");
+    CHECK_FALSE(failed_checks.empty());
+    CHECK(any_message_has(failed_checks, "central differences"));
+    // Nothing else fails: the bug is in one op.
+    CHECK(cases_with(run.report, "failed").size() == failed_cases.size() + failed_checks.size());
+    CHECK(cases_with(run.report, "passed", "gradcheck/f64/").size() >= 2);
+    if (*bug.passing_sample)
+      CHECK(cases_with(run.report, "passed", op + "/f32/" + bug.passing_sample).size() == 1);
+  }
 }

@@ -107,11 +107,32 @@ const std::vector<Expected> kOpSetV1 = {
     {"softmax.int", C},
     {"log_softmax.int", C},
     {"layer_norm", C},
+    {"native_layer_norm", C},
     {"rms_norm", C},
     {"matmul", P},
     {"addmm", C},
     {"linear", C},
-    {"scaled_dot_product_attention", C}};
+    {"baddbmm", C},
+    {"scaled_dot_product_attention", C},
+    // training: gradients, losses, optimizer pointwise ops
+    {"threshold_backward", P},
+    {"gelu_backward", P},
+    {"silu_backward", P},
+    {"sigmoid_backward", P},
+    {"tanh_backward", P},
+    {"_softmax_backward_data", C},
+    {"_log_softmax_backward_data", C},
+    {"native_layer_norm_backward", C},
+    {"mse_loss", C},
+    {"mse_loss_backward", C},
+    {"nll_loss_forward", C},
+    {"nll_loss_backward", C},
+    {"nll_loss", C},
+    {"cross_entropy_loss", C},
+    {"addcmul", C},
+    {"addcdiv", C},
+    {"lerp.Scalar", C},
+    {"zero_", C}};
 
 const char* kind_str(OpKind k) {
   return k == OpKind::Primitive ? "primitive" : "composite";
@@ -139,13 +160,19 @@ TEST_CASE("every op of op set v1 is in the catalog with its kind") {
   CHECK(cat.ops().size() == kOpSetV1.size());
 }
 
-TEST_CASE("only copy_ and fill_ mutate an argument; only arange cannot fall back") {
+TEST_CASE("only copy_, fill_ and zero_ mutate an argument; only arange cannot fall back") {
   for (const OpDef& op : Catalog::get().ops()) {
     CAPTURE(op.name);
-    const bool mutating =
-        op.name == "copy_" || op.name == "fill_.Scalar" || op.name == "fill_.Tensor";
+    const bool mutating = op.name == "copy_" || op.name == "fill_.Scalar" ||
+                          op.name == "fill_.Tensor" || op.name == "zero_";
+    const bool layer_norm =
+        op.name == "native_layer_norm" || op.name == "native_layer_norm_backward";
+    const size_t outputs = mutating                        ? 0u
+                           : op.name == "nll_loss_forward" ? 2u
+                           : layer_norm                    ? 3u
+                                                           : 1u;
     CHECK(op.mutated_arg == (mutating ? 0 : -1));
-    CHECK(op.num_outputs() == (mutating ? 0u : 1u));
+    CHECK(op.num_outputs() == outputs);
     CHECK(op.can_fall_back == (op.name != "arange.start_step"));
   }
 }
@@ -167,6 +194,10 @@ TEST_CASE("OpIds are dense, in registration order, and stable across lookups") {
   CHECK(op_id("clamp") < op_id("sum.dim_IntList"));
   CHECK(op_id("any.dim") < op_id("softmax.int"));
   CHECK(op_id("scaled_dot_product_attention") < op_id("matmul"));
+  CHECK(op_id("addmm") < op_id("threshold_backward"));
+  CHECK(op_id("tanh_backward") < op_id("_softmax_backward_data"));
+  CHECK(op_id("_log_softmax_backward_data") < op_id("mse_loss"));
+  CHECK(op_id("cross_entropy_loss") < op_id("addcmul"));
 }
 
 TEST_CASE("find returns nullptr for unknown names; at throws NotImplemented") {

@@ -252,6 +252,8 @@ TEST_CASE("each type parses to its kind, list form, fixed length and optionality
       {"float?", make_type(TypeKind::Float, false, std::nullopt, true)},
       {"bool", make_type(TypeKind::Bool)},
       {"bool?", make_type(TypeKind::Bool, false, std::nullopt, true)},
+      {"bool[]", make_type(TypeKind::Bool, true)},
+      {"bool[3]", make_type(TypeKind::Bool, true, 3)},
       {"ScalarType", make_type(TypeKind::ScalarType)},
       {"ScalarType?", make_type(TypeKind::ScalarType, false, std::nullopt, true)},
       {"str", make_type(TypeKind::String)},
@@ -462,8 +464,8 @@ TEST_CASE("each syntax error reports its exact line and column") {
        "schema 1:6: expected a type (Tensor, Scalar, int, float, bool, ScalarType, str or "
        "Device) but found 'Tensr'"},
       {"f(float[] x) -> ()",
-       "schema 1:3: expected a type with a list form (Tensor or int) before '[' but found "
-       "'float'"},
+       "schema 1:3: expected a type with a list form (Tensor, int or bool) before '[' but "
+       "found 'float'"},
       {"f(int[0] x) -> ()", "schema 1:7: expected a list length of at least 1 but found '0'"},
       // An int[N] default is expanded to N values: a huge N would allocate without bound.
       {"f(int[65] x=1) -> ()", "schema 1:7: expected a list length of at most 64 but found '65'"},
@@ -523,6 +525,9 @@ TEST_CASE("a default that does not fit its type is an error at the default") {
       {"f(int[] x='a') -> ()",
        "schema 1:11: expected a default of type int[] but found string 'a'"},
       {"f(Tensor[] x=[]) -> ()", "schema 1:14: expected a default of type Tensor[] but found '['"},
+      // A bool list is an int list of 0 and 1 (docs/schema.md), with no literal of its own.
+      {"f(bool[3] m=[1, 0, 1]) -> ()",
+       "schema 1:13: expected a default of type bool[3] but found '['"},
       {"f(ScalarType? d=1) -> ()",
        "schema 1:17: expected a default of type ScalarType? but found '1' (the only default of "
        "this type is None)"},

@@ -1,15 +1,18 @@
 """The seeded cases of the differential test: every op and overload of op set v1, over
 every dtype (PyTorch decides which it accepts; where it refuses, the reference must refuse
 too), with broadcasting, 0-d and wrapped-number operands, every layout class and special
-values. Each generator appends Case objects; `all_cases()` gives them stable ids."""
+values. Each generator appends Case objects; `all_cases()` gives them stable ids. The
+training op set's group comes from training_cases.py (TrainingCases, which Generator
+inherits), run last."""
 
 import math
 import random
 
 import torch
 
-from harness import ALL, DTYPES, FLOATS, Arg, Case, TensorArg
+from harness import ALL, DTYPES, FLOATS, NONE, Arg, Case, S, T, TensorArg
 from inputs import NAN, INF, Values
+from training_cases import TrainingCases
 
 UNARY = ["neg", "abs", "sign", "exp", "log", "sqrt", "rsqrt", "reciprocal", "sin", "cos",
          "tanh", "sigmoid", "erf", "relu", "floor", "ceil", "logical_not", "silu"]
@@ -22,20 +25,7 @@ BROADCAST_SHAPES = [([3, 4], [3, 4]), ([3, 1], [1, 4]), ([5], []), ([], [5]), ([
 ELEMENTWISE_SHAPES = [[], [7], [3, 4], [0], [2, 3, 5], [1]]
 
 
-def T(t):
-    """A Tensor argument holding the TensorArg `t`."""
-    return Arg("tensor", t)
-
-
-def S(v):
-    """A Scalar argument: a Python bool, int or float, as PyTorch's Python API takes it."""
-    return Arg("scalar", v)
-
-
-NONE = Arg("none")
-
-
-class Generator:
+class Generator(TrainingCases):
     def __init__(self, seed):
         self.values = Values(seed)
         self.rng = random.Random(seed + 1)
@@ -425,6 +415,11 @@ class Generator:
                     ("mat1", self.tensor(dtype, [3, 4], "small_int")),
                     ("mat2", self.tensor(dtype, [4, 5], "small_int")),
                     ("beta", S(beta)), ("alpha", S(alpha))])
+            self.add("baddbmm", "linalg", [
+                ("self", self.tensor(dtype, self.rng.choice([[2, 3, 5], [5], []]), "special")),
+                ("batch1", self.tensor(dtype, [2, 3, 4], "small_int")),
+                ("batch2", self.tensor(dtype, [2, 4, 5], "small_int")),
+                ("beta", S(0.5 if dtype in FLOATS else 2)), ("alpha", S(-1))])
             self.add("linear", "linalg", [("input", self.tensor(dtype, [2, 3, 4], "small_int")),
                                           ("weight", self.tensor(dtype, [5, 4], "small_int")),
                                           ("bias", self.tensor(dtype, [5], "small_int"))])
@@ -489,7 +484,7 @@ def scaled_dot_product_attention(query, key, value, attn_mask, dropout_p, is_cau
 def all_cases(seed=1301):
     g = Generator(seed)
     for family in [g.unary, g.binary, g.scalar_forms, g.clamp, g.where, g.nan_positions,
-                   g.reductions, g.data_movement, g.nn, g.documented_differences]:
+                   g.reductions, g.data_movement, g.nn, g.documented_differences, g.training]:
         family()
     for i, case in enumerate(g.cases):
         case.id = f"{case.op}#{i}"

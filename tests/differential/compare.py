@@ -15,7 +15,7 @@ from harness import FLOATS, NAME_OF, ulp, is_negative_zero
 SELECTING = {"copy_", "fill_.Scalar", "fill_.Tensor", "cat", "index_select", "gather",
              "where.self", "where.Scalar", "where.ScalarSelf", "where.ScalarOther", "embedding",
              "neg", "abs", "sign", "relu", "floor", "ceil", "clamp", "clamp.Tensor", "maximum",
-             "minimum", "amax", "amin"}
+             "minimum", "amax", "amin", "threshold_backward", "zero_"}
 # Correctly rounded on both sides, so exact: IEEE +, -, *, / (f16/bf16 through f32 rounds
 # the same as once, since f32 has more than 2p+2 bits), and the counting ops.
 ROUNDED_ONCE = {"add.Tensor", "sub.Tensor", "mul.Tensor", "div.Tensor", "add.Scalar",
@@ -24,6 +24,11 @@ TRANSCENDENTAL = {"exp", "log", "sqrt", "rsqrt", "reciprocal", "sin", "cos", "ta
                   "erf", "gelu", "silu", "pow.Tensor_Tensor", "pow.Tensor_Scalar", "pow.Scalar"}
 # Relative tolerance (of the largest magnitude in the expected output) of accumulating ops.
 ACCUMULATING_RTOL = {"f16": 2e-3, "bf16": 1.6e-2, "f32": 2e-6, "f64": 1e-13}
+# native_layer_norm_backward's input gradient is rstd times a difference of terms of the
+# size of the gradient that cancel (to 0 exactly for a constant gradient): its error is
+# relative to |grad| * rstd, which the result does not bound. Ten times the accumulating
+# tolerance covers rstd up to ~10 (unit-variance rows), and still catches a dropped term.
+CANCELLING_GRADIENTS = {"native_layer_norm_backward": 10}
 
 
 @dataclass
@@ -53,7 +58,7 @@ def tolerance(case, dtype):
         return Tolerance(ulps=1 if dtype in ("f16", "bf16") else 2)
     if op == "arange.start_step":
         return Tolerance(ulps=1)
-    return Tolerance(ulps=1, rtol=ACCUMULATING_RTOL[dtype])
+    return Tolerance(ulps=1, rtol=ACCUMULATING_RTOL[dtype] * CANCELLING_GRADIENTS.get(op, 1))
 
 
 def flat_values(t):
@@ -120,8 +125,9 @@ def fmt(x):
 
 
 def upcast_args(case):
-    """The case's PyTorch arguments with f16/bf16 tensors in f32: what the expected output
-    is computed from when PyTorch 1.13 has no CPU kernel for a half dtype."""
+    """The case's PyTorch arguments with f16/bf16 tensors in f32 (and a ScalarType argument
+    naming f16/bf16, such as _softmax_backward_data's input_dtype, f32): what the expected
+    output is computed from when PyTorch 1.13 has no CPU kernel for a half dtype."""
     out = {}
     for name, arg in case.args:
         v = arg.torch()
@@ -129,5 +135,7 @@ def upcast_args(case):
             v = v.float()
         elif arg.kind == "tensors":
             v = [t.float() if t.dtype in (torch.float16, torch.bfloat16) else t for t in v]
+        elif arg.kind == "dtype" and v in (torch.float16, torch.bfloat16):
+            v = torch.float32
         out[name] = v
     return out

@@ -122,6 +122,19 @@ class Arg:
         return repr(v)
 
 
+def T(t):
+    """A Tensor argument holding the TensorArg `t`."""
+    return Arg("tensor", t)
+
+
+def S(v):
+    """A Scalar argument: a Python bool, int or float, as PyTorch's Python API takes it."""
+    return Arg("scalar", v)
+
+
+NONE = Arg("none")
+
+
 @dataclass
 class Case:
     """One call: `op` is the overload name as Backplane's catalog spells it; `args` pairs

@@ -1,11 +1,11 @@
 """The reference backend against PyTorch 1.13.1 itself (Debian's python3-torch), op by op.
 
-Every op and overload of the catalog runs on seeded cases (cases.py) on reference:0, through
-bp_reference_eval, and on PyTorch's CPU, which computes the expected outputs now, from the
-same bits. Dtype, shape and every element must agree: exactly wherever PyTorch is exact
-(compare.py). Where both raise, they agree. Every other disagreement fails, unless one of
-the deliberate differences of differences.py explains it; those are listed in docs/ops.md,
-and each must still be exercised. Run through ctest (it sets BP_REFERENCE_EVAL):
+Every op and overload of the catalog runs on seeded cases (cases.py, training_cases.py) on
+reference:0, through bp_reference_eval, and on PyTorch's CPU, which computes the expected
+outputs now, from the same bits. Dtype, shape and every element must agree: exactly wherever
+PyTorch is exact (compare.py). Where both raise, they agree. Every other disagreement fails,
+unless one of the deliberate differences of differences.py explains it; those are listed in
+docs/ops.md, and each must still be exercised. Run through ctest (it sets BP_REFERENCE_EVAL):
     ctest --preset default -R differential --output-on-failure
 """
 

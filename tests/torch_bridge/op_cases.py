@@ -142,7 +142,8 @@ class Case:
     args: tuple  # Args (made on the device under test), lists of Args, or plain values
     form: str = "functional"  # functional, out, in-place or mutating
     tol: object = "exact"  # "exact", "math", "accum" or (rtol, atol)
-    written: int = None  # the argument an out=/in-place/mutating call must return
+    written: object = None  # the argument (int) an out=/in-place/mutating call must return;
+    # a tuple of them for a call with several outs, which returns them as a tuple
     device_arg: bool = False  # the call also takes device= (factories)
     bridge_raises: str = None  # a docs/ops.md difference: Backplane refuses, PyTorch computes
     xfail: dict = field(default_factory=dict)  # device index (or "*") -> reason
@@ -173,7 +174,11 @@ def run(case, device, upcast=False):
     kwargs = {"device": torch.device(device)} if case.device_arg else {}
     result = case.call(*args, **kwargs)
     if case.written is not None and not upcast:
-        assert result is args[case.written], \
+        several = isinstance(case.written, tuple)
+        written = case.written if several else (case.written,)
+        results = tuple(result) if several else (result,)
+        assert len(results) == len(written) and \
+            all(r is args[i] for r, i in zip(results, written)), \
             f"{case.form} call returned a new tensor, not the one it was given"
     return result
 

@@ -1,11 +1,11 @@
 """Every op of Backplane's op set v1 through the PyTorch bridge (backplane.torch), on every
 privateuseone device (opencl, cpu, reference), against PyTorch's own CPU kernels.
 
-The cases (op_cases.py has the machinery; elementwise_cases.py and structural_cases.py the
-lists) call PyTorch's API as a user would -- functional, out= and in-place forms, and
-torch.ops.aten for the overloads Python does not expose -- with seeded inputs over every dtype,
-non-contiguous views (transposed, stepped, expanded), broadcasting, 0-d and empty tensors,
-wrapped Python numbers and special values (NaN, +-inf, -0.0, integer limits). Each result must
+The cases (op_cases.py has the machinery; elementwise_cases.py, structural_cases.py and
+training_op_cases.py the lists) call PyTorch's API as a user would -- functional, out= and
+in-place forms, and torch.ops.aten for the overloads Python does not expose -- with seeded
+inputs over every dtype, non-contiguous views (transposed, stepped, expanded), broadcasting,
+0-d and empty tensors, wrapped Python numbers and special values (NaN, +-inf, -0.0, integer limits). Each result must
 match PyTorch's CPU result in dtype, shape and values; where PyTorch's CPU refuses a call, the
 bridge must raise too. An out=/in-place call must return the tensor it was given, and no call
 may have gone to the CPU fallback through an aten operator that the bridge maps to Backplane.
@@ -40,6 +40,7 @@ from elementwise_cases import (binary_cases, clamp_cases, compare_scalar_cases, 
 from structural_cases import (basics_cases, cat_cases, factory_cases,  # noqa: E402
                               indexing_cases, matmul_cases, norm_cases, reduction_cases,
                               softmax_cases, wrong_shape_out_cases)
+from training_op_cases import training_cases  # noqa: E402
 
 DEVICES = [f"privateuseone:{i}" for i in range(len(bt.devices()))]
 
@@ -47,11 +48,17 @@ DEVICES = [f"privateuseone:{i}" for i in range(len(bt.devices()))]
 NOT_MAPPED = {
     "copy_": "a tensor basic (its own PrivateUse1 kernel): .to(), .cpu() and copy_ cases",
     "fill_.Scalar": "a tensor basic (its own PrivateUse1 kernel): fill_, zero_, full cases",
-    "layer_norm": "not an aten primitive in torch 1.13: F.layer_norm decomposes (on a "
-                  "PrivateUse1 device into aten::native_batch_norm), which runs on the CPU "
-                  "fallback (layer_norm cases)",
+    "layer_norm": "not an aten primitive in torch 1.13: F.layer_norm decomposes into "
+                  "aten::native_layer_norm, which maps (layer_norm cases)",
     "rms_norm": "torch 1.13 has no rms_norm",
     "scaled_dot_product_attention": "torch 1.13 has no scaled_dot_product_attention",
+    "zero_": "a tensor basic (the bridge's own PrivateUse1 kernel, over fill_.Scalar): "
+             "fill_.Scalar-f32-zero_ case",
+    "nll_loss": "CompositeImplicit in torch 1.13: F.nll_loss reaches nll_loss_forward "
+                "(nll_loss_forward-f32-F.nll_loss case)",
+    "cross_entropy_loss": "CompositeImplicit in torch 1.13: F.cross_entropy reaches "
+                          "log_softmax and nll_loss_forward "
+                          "(nll_loss_forward-f32-F.cross_entropy case)",
     "where.Scalar": "CompositeImplicit in torch 1.13: torch.where(c, 1.0, 2.0) reaches "
                     "where.self (where.self-*-scalars cases)",
     "where.ScalarSelf": "CompositeImplicit in torch 1.13: reaches where.self "
@@ -66,7 +73,7 @@ def all_cases():
     for build in [unary_cases, binary_cases, div_mode_cases, scalar_cases, compare_scalar_cases,
                   pow_scalar_cases, clamp_cases, where_cases, cat_cases, indexing_cases,
                   reduction_cases, matmul_cases, softmax_cases, factory_cases, basics_cases,
-                  wrong_shape_out_cases, norm_cases]:
+                  wrong_shape_out_cases, norm_cases, training_cases]:
         build(b)
     ids = [case.id for case in b.cases]
     duplicates = sorted({i for i in ids if ids.count(i) > 1})
@@ -179,17 +186,13 @@ def test_mapped_ops_do_not_fall_back(device):
 
 
 @pytest.mark.parametrize("device", DEVICES)
-def test_layer_norm_runs_on_the_fallback(device):
-    """F.layer_norm reaches aten::native_layer_norm or, as torch 1.13 decomposes it for a
-    PrivateUse1 device, aten::native_batch_norm; no Backplane op maps to either: it runs on
-    PyTorch's CPU kernels, counted, and still gives PyTorch's result on the device."""
+def test_layer_norm_runs_on_the_device(device):
+    """F.layer_norm reaches aten::native_layer_norm (torch 1.13 would decompose it into
+    native_batch_norm for a PrivateUse1 device without it), which maps to Backplane's
+    native_layer_norm: no CPU fallback, and PyTorch's result on the device."""
     x = torch.randn(3, 4, generator=torch.Generator().manual_seed(5))
     bt.reset_fallback_counts()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the first fallback of an operator warns
-        got = F.layer_norm(x.to(device), (4,))
-    counted = set(bt.fallback_counts())
-    assert counted & {"aten::native_layer_norm", "aten::native_batch_norm"}, counted
-    assert not counted & MAPPED_ATEN, counted
+    got = F.layer_norm(x.to(device), (4,))
+    assert bt.fallback_counts() == {}
     assert got.device == torch.device(device)
     torch.testing.assert_close(got.cpu(), F.layer_norm(x, (4,)))

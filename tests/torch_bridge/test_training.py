@@ -1,54 +1,189 @@
-"""Training through the bridge: a 2-layer MLP classifier trained for 20 SGD steps on seeded
-synthetic data on each device, with PyTorch's autograd over PrivateUse1. The per-step losses
-and the final parameters match the same training on torch CPU (docs/pytorch.md,
-"Accuracy"); backward ops Backplane lacks run on the CPU fallback and are reported."""
+"""Training through the bridge (docs/training.md): PyTorch's autograd over PrivateUse1 trains
+each model on seeded synthetic data on every device, by SGD (momentum) and AdamW, and the
+per-step losses and the final parameters must match the same training on torch CPU:
+  - a 2-layer MLP classifier, 20 steps, each optimizer in its for-loop and foreach mode;
+  - a causal TransformerEncoderLayer regressing a target sequence, 10 steps;
+  - torchvision's resnet18 at 2x3x32x32, 10 steps.
+The MLP's and the transformer's steps run every op on the device (no CPU fallback);
+resnet18's fallbacks (convolution, pooling and batch norm, which Backplane lacks yet) are
+reported in the end-of-run table. resnet18 at a batch of 2 is compared on its first step
+only: layer4's batch norms normalise 2 values per channel (its maps are 1x1), which
+amplifies a difference in the last bits of a parameter ~1e8-fold in the next step's
+gradients, so later steps of two correct implementations part (docs/training.md).
+"""
 import copy
 
+import pytest
 import torch
 
 import backplane.torch as bt
 from conftest import record
 
-STEPS = 20
-LOSS_TOLERANCE = 1e-5  # relative, per step
-PARAMETER_TOLERANCE = 1e-5  # absolute, after the last step
+# Per-step losses: relative. Parameters after the last step: absolute. f32 sums in another
+# order drift by a few ulps a step; AdamW's normalised steps amplify that the most.
+LOSS_TOLERANCE = {"mlp": 1e-5, "transformer": 1e-4, "resnet18": 1e-5}
+PARAMETER_TOLERANCE = {"mlp": 1e-5, "transformer": 2e-4, "resnet18": 1e-5}
 
 
-def make_problem():
+def mlp_problem():
     torch.manual_seed(0)
     inputs = torch.randn(64, 16)
     labels = (inputs[:, :4].sum(dim=1) > 0).long() + (inputs[:, 4] > 0.5).long()
     model = torch.nn.Sequential(torch.nn.Linear(16, 32), torch.nn.ReLU(),
                                 torch.nn.Linear(32, 3))
-    return model, inputs, labels
+    return model, inputs, labels, torch.nn.functional.cross_entropy, 20
 
 
-def train(model, inputs, labels):
-    """Per-step losses of SGD (with momentum) on cross-entropy."""
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+class CausalEncoder(torch.nn.Module):
+    """A TransformerEncoderLayer with a causal mask (no dropout: the steps are deterministic)."""
+
+    def __init__(self):
+        super().__init__()
+        self.layer = torch.nn.TransformerEncoderLayer(32, 4, 64, dropout=0.0, batch_first=True)
+
+    def forward(self, x):
+        mask = torch.nn.Transformer.generate_square_subsequent_mask(x.shape[1]).to(x.device)
+        return self.layer(x, src_mask=mask)
+
+
+def transformer_problem():
+    torch.manual_seed(0)
+    inputs, targets = torch.randn(2, 8, 32), torch.randn(2, 8, 32)
+    return CausalEncoder(), inputs, targets, torch.nn.functional.mse_loss, 10
+
+
+def resnet18_problem():
+    torchvision = pytest.importorskip("torchvision")
+    torch.manual_seed(0)
+    model = torchvision.models.resnet18(num_classes=10)
+    inputs, labels = torch.randn(2, 3, 32, 32), torch.randint(0, 10, (2,))
+    return model, inputs, labels, torch.nn.functional.cross_entropy, 10
+
+
+# Steps compared (the rest are trained and recorded): see the module's docstring. For
+# resnet18 the first step's loss and gradients are compared (an optimizer's first step would
+# turn a gradient component of rounding-noise size into a full step: AdamW's m / sqrt(v) is
+# +-1 there), PARAMETER_TOLERANCE is then relative to each parameter's largest gradient.
+COMPARED_STEPS = {"mlp": None, "transformer": None, "resnet18": 1}
+
+
+PROBLEMS = {"mlp": mlp_problem, "transformer": transformer_problem,
+            "resnet18": resnet18_problem}
+# Learning rates per model: resnet18 fits its two images in a few steps at the MLP's rates,
+# and a loss near 0 has no relative error to compare. AdamW's eps is 1e-6 (not 1e-8): a
+# parameter whose true gradient is 0 (attention's key bias, to which softmax is invariant)
+# gets rounding noise of ~1e-9 as its gradient on every device, which eps=1e-8 would turn
+# into steps of the full learning rate, in a direction the noise picks.
+LEARNING_RATE_SCALE = {"mlp": 1.0, "transformer": 1.0, "resnet18": 0.1}
+OPTIMIZERS = {
+    "sgd": lambda params, foreach, scale: torch.optim.SGD(params, lr=0.1 * scale, momentum=0.9,
+                                                          foreach=foreach),
+    "adamw": lambda params, foreach, scale: torch.optim.AdamW(params, lr=0.01 * scale, eps=1e-6,
+                                                              foreach=foreach),
+}
+
+
+def train(model, inputs, targets, loss_fn, steps, optimizer, foreach, lr_scale):
+    """Per-step losses of the optimizer."""
+    optimizer = OPTIMIZERS[optimizer](model.parameters(), foreach, lr_scale)
     losses = []
-    for _ in range(STEPS):
+    for _ in range(steps):
         optimizer.zero_grad()
-        loss = torch.nn.functional.cross_entropy(model(inputs), labels)
+        loss = loss_fn(model(inputs), targets)
         loss.backward()
         optimizer.step()
         losses.append(loss.item())
     return losses
 
 
-def test_mlp_sgd_matches_cpu(device, fresh_counts):
-    model, inputs, labels = make_problem()
+def check_training(model_name, device, optimizer_name, foreach):
+    """Trains the model on torch CPU and on `device`; returns the fallback counts of the
+    device's training and asserts losses and parameters agree."""
+    model, inputs, targets, loss_fn, steps = PROBLEMS[model_name]()
     on_device = copy.deepcopy(model).to(device)
-    expected = train(model, inputs, labels)
-    got = train(on_device, inputs.to(device), labels.to(device))
+    scale = LEARNING_RATE_SCALE[model_name]
+    expected = train(model, inputs, targets, loss_fn, steps, optimizer_name, foreach, scale)
+    bt.reset_fallback_counts()
+    got = train(on_device, inputs.to(device), targets.to(device), loss_fn, steps,
+                optimizer_name, foreach, scale)
     counts = bt.fallback_counts()
-    for step, (g, e) in enumerate(zip(got, expected)):
-        assert abs(g - e) <= LOSS_TOLERANCE * abs(e), f"step {step}: {g} vs {e}"
-    assert got[-1] < 0.5 * got[0], "the loss falls"
+    compared = COMPARED_STEPS[model_name]
+    if compared is not None:  # the first step only: its loss and the gradients it takes
+        got, expected = got[:compared], expected[:compared]
+        model, inputs, targets, loss_fn, _ = PROBLEMS[model_name]()
+        on_device = copy.deepcopy(model).to(device)
+        for m, x, t in [(model, inputs, targets),
+                        (on_device, inputs.to(device), targets.to(device))]:
+            loss_fn(m(x), t).backward()
+    worst_loss = max(abs(g - e) / abs(e) for g, e in zip(got, expected))
     worst = 0.0
     for (name, p), q in zip(on_device.named_parameters(), model.parameters()):
         assert p.device == device, name
-        worst = max(worst, (p.detach().cpu() - q.detach()).abs().max().item())
-    record("mlp_sgd_training", device, final_loss=got[-1], loss_cpu=expected[-1],
-           max_param_error=worst, fallbacks=counts)
-    assert worst <= PARAMETER_TOLERANCE
+        if compared is None:
+            worst = max(worst, (p.detach().cpu() - q.detach()).abs().max().item())
+        else:  # gradients, relative to the parameter's largest
+            scale = max(q.grad.abs().max().item(), 1e-6)
+            worst = max(worst, (p.grad.cpu() - q.grad).abs().max().item() / scale)
+    mode = "foreach" if foreach else "for-loop"
+    record(f"{model_name}_{optimizer_name}_{mode}_training", device, final_loss=got[-1],
+           loss_cpu=expected[-1], max_loss_rel_error=worst_loss, max_param_error=worst,
+           fallbacks=counts)
+    for step, (g, e) in enumerate(zip(got, expected)):
+        assert abs(g - e) <= LOSS_TOLERANCE[model_name] * abs(e), f"step {step}: {g} vs {e}"
+    assert compared == 1 or got[-1] < got[0], "the loss falls"
+    assert worst <= PARAMETER_TOLERANCE[model_name]
+    return counts
+
+
+@pytest.mark.parametrize("optimizer_name", sorted(OPTIMIZERS))
+@pytest.mark.parametrize("foreach", [False, True], ids=["for_loop", "foreach"])
+def test_mlp_training_matches_cpu(device, optimizer_name, foreach):
+    counts = check_training("mlp", device, optimizer_name, foreach)
+    assert counts == {}, f"ops of the training step ran on the CPU fallback: {counts}"
+
+
+@pytest.mark.parametrize("optimizer_name", sorted(OPTIMIZERS))
+def test_transformer_training_matches_cpu(device, optimizer_name):
+    counts = check_training("transformer", device, optimizer_name, foreach=False)
+    assert counts == {}, f"ops of the training step ran on the CPU fallback: {counts}"
+
+
+@pytest.mark.parametrize("optimizer_name", sorted(OPTIMIZERS))
+def test_resnet18_training_matches_cpu(device, optimizer_name):
+    # Its fallback counts are recorded (convolution has no Backplane op yet), not asserted.
+    check_training("resnet18", device, optimizer_name, foreach=False)
+
+
+def test_batch_norm_running_statistics_reach_the_device(device, fresh_counts):
+    """native_batch_norm runs on the CPU fallback; the running statistics it updates (which
+    its 1.13 schema does not mark as written) must be copied back to the device."""
+    torch.manual_seed(0)
+    x = torch.randn(4, 3, 5, 5)
+    on_cpu, on_device = torch.nn.BatchNorm2d(3), torch.nn.BatchNorm2d(3).to(device)
+    for _ in range(2):
+        on_cpu(x)
+        on_device(x.to(device))
+    assert "aten::native_batch_norm" in bt.fallback_counts()
+    for name in ["running_mean", "running_var"]:
+        want, got = getattr(on_cpu, name), getattr(on_device, name).cpu()
+        assert torch.allclose(got, want, rtol=1e-6, atol=1e-7), f"{name}: {got} vs {want}"
+
+
+def test_layer_norm_gradient_masks(device, fresh_counts):
+    """native_layer_norm_backward leaves a gradient None where output_mask is false (autograd
+    needs it for a layer norm without affine parameters); the others match torch CPU, and
+    F.layer_norm's backward through autograd runs on the device."""
+    torch.manual_seed(0)
+    x, grad = torch.randn(3, 5), torch.randn(3, 5)
+    _, mean, rstd = torch.ops.aten.native_layer_norm(x, [5], None, None, 1e-5)
+    mask = [True, False, False]
+    want = torch.ops.aten.native_layer_norm_backward(grad, x, [5], mean, rstd, None, None, mask)
+    got = torch.ops.aten.native_layer_norm_backward(
+        grad.to(device), x.to(device), [5], mean.to(device), rstd.to(device), None, None, mask)
+    assert got[1] is None and got[2] is None
+    assert torch.allclose(got[0].cpu(), want[0], rtol=1e-5, atol=1e-6)
+    on_device, on_cpu = x.to(device).requires_grad_(), x.clone().requires_grad_()
+    torch.nn.functional.layer_norm(on_device, (5,)).backward(grad.to(device))
+    torch.nn.functional.layer_norm(on_cpu, (5,)).backward(grad)
+    assert torch.allclose(on_device.grad.cpu(), on_cpu.grad, rtol=1e-5, atol=1e-6)
+    assert bt.fallback_counts() == {}

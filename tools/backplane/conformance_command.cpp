@@ -14,6 +14,7 @@
 #include <backplane/backplane.hpp>
 #include <backplane/conformance/device_checks.hpp>
 #include <backplane/conformance/expectations.hpp>
+#include <backplane/conformance/gradient_checks.hpp>
 #include <backplane/conformance/plan.hpp>
 #include <backplane/conformance/report.hpp>
 #include <backplane/conformance/repro.hpp>
@@ -151,7 +152,7 @@ void emit_reproducers(const cf::Report& report, const std::vector<cf::PlannedCas
                       const ConformanceOptions& o, const cf::ReproTarget& target) {
   for (size_t i = 0; i < report.cases.size(); ++i) {
     const cf::CaseResult& c = report.cases[i];
-    if (plan[i].id.op == cf::kDeviceApiOp) continue;
+    if (plan[i].id.op == cf::kDeviceApiOp || plan[i].id.op == cf::kGradientCheckOp) continue;
     if (report.cases.size() > 1 && !cf::is_failure(c.status)) continue;
     const fs::path dir = fs::path(o.emit_repro) / cf::repro_folder_name(plan[i].id);
     const cf::ReproFiles files = cf::make_repro(plan[i].id, o.seed, target);

@@ -237,22 +237,25 @@ Integral and bool inputs need a floating `dtype=`. f16/bf16 are computed in f32 
 converted once.)",
        R"(A row of all -inf, all NaN or all +inf gives NaN; one finite value among -inf takes all
 the mass (1, and 0 for `log_softmax`); NaN in a row makes the row NaN.)"},
-      {"Normalisation: layer_norm and rms_norm",
-       {"layer_norm", "rms_norm"},
+      {"Normalisation: layer_norm, native_layer_norm and rms_norm",
+       {"layer_norm", "native_layer_norm", "rms_norm"},
        R"(Composites. `weight` (and `bias`) must have exactly `normalized_shape` and the input's
 dtype. `rms_norm` with `eps=None` gets `torch.finfo(dtype).eps` written into the argument
 by the meta rule (f16 2^-10, bf16 2^-7, f32 2^-23, f64 2^-52), so a fused kernel always
 receives a float. f16/bf16 are computed in f32 (the weight applied in f32) and converted
-once.)",
+once. `native_layer_norm` (what PyTorch's autograd records) also returns the mean and rstd of
+each normalized slice, in input's shape with size 1 in the normalized dims and input's dtype
+(as PyTorch's CPU kernel).)",
        R"(Floating inputs only. A NaN in a normalised group makes the whole group NaN.
 PyTorch's CUDA kernels also take f32 weights for half inputs; Backplane does not.)"},
-      {"Matrix products: matmul, addmm, linear",
-       {"matmul", "addmm", "linear"},
+      {"Matrix products: matmul, addmm, baddbmm, linear",
+       {"matmul", "addmm", "baddbmm", "linear"},
        R"(- **matmul** (primitive): the kernel sees `self` as `[*B, n, k]` and `other` as
   `[*B, k, m]` with identical, already broadcast batch dims (possibly none; batch strides may
   be 0) and the output as `[*B, n, m]`; 1-D operands were unsqueezed by the meta rule.
 - **addmm** (composite): a fused kernel receives `self` expanded to `[n, m]`; for integer
-  tensors `beta` and `alpha` arrive truncated to integers.
+  tensors `beta` and `alpha` arrive truncated to integers. **baddbmm** (composite) is the
+  same over a batch: `batch1 [b, n, k] @ batch2 [b, k, m]`, `self` expanded to `[b, n, m]`.
 - **linear** (composite): `input @ weight^T + bias`; `bias` may be any tensor that
   broadcasts to the output.
 - Operands must have one dtype (no promotion); bool is not supported.)",
@@ -268,6 +271,51 @@ the scores `[*B, L, S]` without growing them. `dropout_p` must be 0; `is_causal`
 `attn_mask` is an error. The scale (`1/sqrt(E)` by default) multiplies `q @ k^T`.)",
        R"(The causal mask is aligned to the top-left corner (query `i` attends keys `j <= i`). A
 row with every key masked gives NaN, as PyTorch 2.0-2.4.)"},
+      {"Activation gradients",
+       {"threshold_backward", "gelu_backward", "silu_backward", "sigmoid_backward",
+        "tanh_backward"},
+       R"(Primitives, called by autograd with the gradient of the forward result and the forward
+call's input (`self`) or, for sigmoid and tanh, its output. Both are expanded to their
+broadcast shape and converted to their promoted dtype, the output's.
+`threshold_backward` takes every dtype but bool and a threshold that must fit it; the
+others are floating only. `gelu_backward` receives `approximate` as for `gelu`.)",
+       R"(- `threshold_backward` is `self <= threshold ? 0 : grad`, compared in the compute dtype
+  (NaN in `self` passes the gradient through).
+- `gelu_backward(approximate='tanh')` where tanh has saturated is `grad` (x > 0) or 0:
+  PyTorch's f32 kernel gives NaN there once `x^3` overflows (docs/training.md).)"},
+      {"Gradients of softmax and layer_norm",
+       {"_softmax_backward_data", "_log_softmax_backward_data", "native_layer_norm_backward"},
+       R"(Composites: `(grad - sum(grad * y, dim)) * y` and `grad - exp(y) * sum(grad, dim)`, y
+being the forward output. `grad_output` and `output` have one shape and one floating dtype,
+the result's. As PyTorch's CPU kernels, `input_dtype` is not otherwise read, except that an
+f32 gradient with `input_dtype` f16 (CUDA's half_to_float case) is an error.
+`native_layer_norm_backward` takes the forward's mean and rstd and returns the gradients of
+input (`rstd * (gw - mean(gw) - xhat * mean(gw * xhat))`, `gw = grad * weight`), weight
+(`sum(grad * xhat)`) and bias (`sum(grad)`); `output_mask` (a `bool[3]`, an int list of 0
+and 1) leaves a gradient undefined where it is false. f16/bf16 compute in f32.)",
+       R"(An empty input gives an empty result (and zero weight and bias gradients); NaN in a
+row makes the row NaN.)"},
+      {"Losses",
+       {"mse_loss", "mse_loss_backward", "nll_loss_forward", "nll_loss_backward", "nll_loss",
+        "cross_entropy_loss"},
+       R"(Composites. `reduction` is 0 (none), 1 (mean) or 2 (sum). `mse_loss` broadcasts `self`
+and `target` (promoted, floating); its gradient has the broadcast shape of all three
+inputs, which share one dtype, any but bool (integers use the norm truncated, as PyTorch). The nll
+ops take `self` `[N, C]` or `[C]` (floating), an i64 `target` `[N]` or 0-d, and an optional
+`weight` `[C]` of self's dtype; `nll_loss_forward` also returns `total_weight`, the sum of
+the counted rows' weights (0 for `reduction=0` with a 2-D `self`). `cross_entropy_loss` is `nll_loss` of
+`log_softmax` over the class dim, for class-index targets without label smoothing.)",
+       R"(- A row whose target is `ignore_index` counts for nothing (loss 0, weight 0, gradient
+  0); the mean of no counted rows is NaN (0/0), as PyTorch.
+- A target outside `[0, C)` is an index error, raised by the gather the composite uses.)"},
+      {"Optimizer pointwise ops",
+       {"addcmul", "addcdiv", "lerp.Scalar", "zero_"},
+       R"(Composites, rounding where PyTorch's CPU kernels round: `self + (value * t1) * t2`,
+`self + (value * t1) / t2`, `lerp` as `self + w * (end - self)` for `w < 0.5` and
+`end - (end - self) * (1 - w)` otherwise (PyTorch 1.13). Inputs broadcast and are
+converted to their promoted dtype; f16/bf16 compute in f32 and round once; `addcdiv` refuses two integral tensors, and a floating `value` with an integral
+result is an error. `zero_` fills `self` with 0.)",
+       R"(The in-place forms (`addcmul_`, ...) are these ops with `self` as the output.)"},
   };
   return families;
 }

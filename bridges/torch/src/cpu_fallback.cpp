@@ -7,9 +7,13 @@
 #include <c10/util/Exception.h>
 #include <torch/library.h>
 
+#include <array>
 #include <atomic>
 #include <mutex>
 #include <set>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 namespace bp::torch_bridge {
 namespace {
@@ -22,6 +26,37 @@ std::set<std::string> g_warned;
 std::string operator_text(const c10::OperatorHandle& op) {
   const c10::OperatorName& name = op.operator_name();
   return name.overload_name.empty() ? name.name : name.name + "." + name.overload_name;
+}
+
+// aten operators that write arguments their PyTorch 1.13 schema does not mark as written, so
+// at::native::cpu_fallback would update only its own CPU copies of them: native_batch_norm
+// updates running_mean and running_var (arguments 3 and 4) in training mode, unmarked until
+// PyTorch 2.0's _native_batch_norm_legit. The fallback hands the operator CPU copies it makes
+// itself and copies them back to the device afterwards, so the update is not lost.
+struct UnmarkedWrites {
+  std::string_view op;
+  std::array<size_t, 2> arguments;
+};
+constexpr UnmarkedWrites kUnmarkedWrites[] = {{"aten::native_batch_norm", {3, 4}}};
+
+// The device tensors among `op`'s unmarked written arguments, each replaced on the stack by a
+// CPU copy: (device tensor, CPU copy) pairs to copy back after the call.
+std::vector<std::pair<at::Tensor, at::Tensor>> host_copies_of_unmarked_writes(
+    const c10::OperatorHandle& op, const std::string& name, torch::jit::Stack* stack) {
+  std::vector<std::pair<at::Tensor, at::Tensor>> copies;
+  for (const UnmarkedWrites& w : kUnmarkedWrites) {
+    if (w.op != name) continue;
+    const size_t base = stack->size() - op.schema().arguments().size();
+    for (const size_t i : w.arguments) {
+      c10::IValue& value = (*stack)[base + i];
+      if (!value.isTensor() || !value.toTensor().defined() || value.toTensor().is_cpu()) continue;
+      at::Tensor device = value.toTensor();
+      at::Tensor host = device.cpu();
+      value = host;
+      copies.emplace_back(std::move(device), std::move(host));
+    }
+  }
+  return copies;
 }
 
 void unmapped_operator(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
@@ -66,8 +101,11 @@ void note_fallback(const std::string& name, std::string_view reason) {
 }
 
 void run_on_cpu(const c10::OperatorHandle& op, torch::jit::Stack* stack, std::string_view reason) {
-  note_fallback(operator_text(op), reason);
+  const std::string name = operator_text(op);
+  note_fallback(name, reason);
+  const auto written = host_copies_of_unmarked_writes(op, name, stack);
   at::native::cpu_fallback(op, stack);
+  for (const auto& [device, host] : written) device.copy_(host);
 }
 
 std::map<std::string, uint64_t> fallback_counts() {

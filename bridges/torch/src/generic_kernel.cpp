@@ -203,6 +203,11 @@ class GenericKernel final : public c10::OperatorKernel {
       case TypeKind::Float:
         return value.toDouble();
       case TypeKind::Bool:
+        if (type.is_list) {  // Backplane's bool[]: an int list of 0 and 1 (docs/schema.md)
+          Shape bits;
+          for (const bool b : value.toBoolList()) bits.push_back(b ? 1 : 0);
+          return bits;
+        }
         return value.toBool();
       case TypeKind::ScalarType: {
         const std::optional<ScalarType> dtype = backplane_dtype(value.toScalarType());
@@ -228,8 +233,10 @@ class GenericKernel final : public c10::OperatorKernel {
     std::vector<at::Tensor> results;
     switch (mapping_.form) {
       case CallForm::Functional:
+        // An output the op leaves undefined (native_layer_norm_backward's masked gradients)
+        // is an undefined at::Tensor, None in Python, as PyTorch's kernels return it.
         for (const Tensor& out : bp::call(op_.id, std::move(args)))
-          results.push_back(torch_tensor(out, index));
+          results.push_back(out.defined() ? torch_tensor(out, index) : at::Tensor());
         break;
       case CallForm::Mutating:
         bp::call(op_.id, std::move(args));

@@ -13,19 +13,6 @@ namespace {
 
 using Args = std::vector<IValue>;
 
-int64_t numel_of(const Shape& s) {
-  int64_t n = 1;
-  for (int64_t v : s) n *= v;
-  return n;
-}
-
-// The length softmax normalises over: sizes[dim] (1 for a 0-d input or an empty dim).
-int64_t row_length(const Shape& sizes, int64_t dim) {
-  if (sizes.empty()) return 1;
-  const auto n = static_cast<int64_t>(sizes.size());
-  return std::max<int64_t>(1, sizes[static_cast<size_t>((dim + n) % n)]);
-}
-
 // ---- softmax.int / log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) ----------
 
 // softmax(x, dim) or log_softmax(x, dim) of a tensor made when the case runs.
@@ -502,16 +489,72 @@ std::vector<Sample> sdpa_samples(ScalarType dt) {
 
 }  // namespace
 
+// native_layer_norm: layer_norm's samples with every argument given (its schema has no
+// defaults): weight and bias None where left out, eps 1e-5 unless set.
+std::vector<Sample> native_layer_norm_samples(ScalarType dt) {
+  std::vector<Sample> out = norm_samples(dt, /*layer=*/true);
+  for (Sample& s : out) {
+    s.make = [make = std::move(s.make)](InputMaker& in) {
+      Args args = make(in);
+      while (args.size() < 4) args.push_back(IValue());
+      if (args.size() < 5) args.push_back(IValue(1e-5));
+      return args;
+    };
+  }
+  return out;
+}
+
+// baddbmm: addmm over a batch of matrices (the composite is addmm's).
+std::vector<Sample> baddbmm_samples(ScalarType dt) {
+  std::vector<Sample> out;
+  auto baddbmm = [dt](Shape self, Shape b1, Shape b2, std::optional<Scalar> beta,
+                      Values self_values = Values::Normal, Layout layout = Layout::Contiguous) {
+    return [=](InputMaker& in) {
+      Args args{in.tensor(as_ref(self), dt, self_values),
+                in.tensor(as_ref(b1), dt, Values::Normal, layout),
+                in.tensor(as_ref(b2), dt, Values::Normal, layout)};
+      if (beta) args.insert(args.end(), {IValue(*beta), IValue(Scalar(int64_t{2}))});
+      return args;
+    };
+  };
+  const Scalar beta_half = is_floating(dt) ? Scalar(0.5) : Scalar(int64_t{-1});
+  out.push_back(
+      quick_sample("plain_2x5x7_2x7x3", baddbmm({2, 5, 3}, {2, 5, 7}, {2, 7, 3}, std::nullopt), 7));
+  out.push_back(quick_sample("mask_row_3", baddbmm({3}, {2, 5, 7}, {2, 7, 3}, std::nullopt), 7));
+  out.push_back(quick_sample("beta_alpha_3x4x6_3x6x2",
+                             baddbmm({3, 4, 2}, {3, 4, 6}, {3, 6, 2}, beta_half), 6));
+  out.push_back(quick_sample(
+      "beta_0_special_self",
+      baddbmm({2, 4, 8}, {2, 4, 5}, {2, 5, 8}, Scalar(int64_t{0}), Values::Special), 5));
+  out.push_back(quick_sample("self_0d", baddbmm({}, {2, 3, 4}, {2, 4, 5}, std::nullopt), 4));
+  out.push_back(
+      quick_sample("empty_batch_0x3x4", baddbmm({0, 3, 5}, {0, 3, 4}, {0, 4, 5}, std::nullopt), 4));
+  out.push_back(quick_sample(
+      "transposed_2x9x17_2x17x6",
+      baddbmm({2, 9, 6}, {2, 9, 17}, {2, 17, 6}, std::nullopt, Values::Normal, Layout::Transposed),
+      17));
+  out.push_back(
+      error_sample("error_batch_mismatch", "same number of matrices", [dt](InputMaker& in) {
+        return Args{in.tensor({3, 4}, dt), in.tensor({2, 3, 5}, dt), in.tensor({3, 5, 4}, dt)};
+      }));
+  out.push_back(error_sample("error_not_batched", "batch of matrices", [dt](InputMaker& in) {
+    return Args{in.tensor({3, 4}, dt), in.tensor({3, 5}, dt), in.tensor({5, 4}, dt)};
+  }));
+  return out;
+}
+
 void add_nn_records(std::vector<OpRecord>& out) {
   out.push_back(OpRecord{"softmax.int", all_dtypes(), softmax_samples});
   out.push_back(OpRecord{"log_softmax.int", all_dtypes(), softmax_samples});
   out.push_back(OpRecord{"layer_norm", floating_dtypes(),
                          [](ScalarType dt) { return norm_samples(dt, /*layer=*/true); }});
+  out.push_back(OpRecord{"native_layer_norm", floating_dtypes(), native_layer_norm_samples});
   out.push_back(OpRecord{"rms_norm", floating_dtypes(),
                          [](ScalarType dt) { return norm_samples(dt, /*layer=*/false); }});
   out.push_back(OpRecord{"matmul", numeric_dtypes(), matmul_samples});
   out.push_back(OpRecord{"addmm", numeric_dtypes(), addmm_samples});
   out.push_back(OpRecord{"linear", numeric_dtypes(), linear_samples});
+  out.push_back(OpRecord{"baddbmm", numeric_dtypes(), baddbmm_samples});
   out.push_back(OpRecord{"scaled_dot_product_attention", floating_dtypes(), sdpa_samples});
 }
 

@@ -77,6 +77,8 @@ const std::vector<OpRecord>& op_records() {
     detail::add_reduction_records(all);
     detail::add_composite_overload_records(all);
     detail::add_nn_records(all);
+    detail::add_gradient_records(all);
+    detail::add_loss_and_optimizer_records(all);
     for (OpRecord& record : all) add_layout_variants(record);
     const Catalog& catalog = Catalog::get();
     std::stable_sort(all.begin(), all.end(), [&](const OpRecord& a, const OpRecord& b) {

@@ -4,6 +4,7 @@
 
 #include "backplane/conformance/records.hpp"
 
+#include <algorithm>
 #include <functional>
 #include <string>
 #include <utility>
@@ -48,8 +49,28 @@ void add_reduction_records(std::vector<OpRecord>& out);
 // pow.Scalar, clamp.Tensor, where.Scalar/ScalarSelf/ScalarOther, fill_.Tensor, and prod,
 // all and any of every element (composite_overloads.cpp)
 void add_composite_overload_records(std::vector<OpRecord>& out);
-// softmax, log_softmax, layer_norm, rms_norm, matmul, addmm, linear,
+inline int64_t numel_of(const Shape& s) {
+  int64_t n = 1;
+  for (int64_t v : s) n *= v;
+  return n;
+}
+
+// The length softmax (and its gradient) normalises over: sizes[dim] (1 for a 0-d input or
+// an empty dim).
+inline int64_t row_length(const Shape& sizes, int64_t dim) {
+  if (sizes.empty()) return 1;
+  const auto n = static_cast<int64_t>(sizes.size());
+  return std::max<int64_t>(1, sizes[static_cast<size_t>((dim + n) % n)]);
+}
+
+// softmax, log_softmax, layer_norm, rms_norm, matmul, addmm, linear, baddbmm,
 // scaled_dot_product_attention
 void add_nn_records(std::vector<OpRecord>& out);
+// threshold_backward ... tanh_backward, _softmax_backward_data, _log_softmax_backward_data
+// (training_gradients.cpp)
+void add_gradient_records(std::vector<OpRecord>& out);
+// mse_loss(_backward), nll_loss_forward/backward, nll_loss, cross_entropy_loss, addcmul,
+// addcdiv, lerp.Scalar, zero_ (training_losses.cpp)
+void add_loss_and_optimizer_records(std::vector<OpRecord>& out);
 
 }  // namespace bp::conformance::detail

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "backplane/core/catalog.hpp"
+#include "meta_util.hpp"
 
 #include <optional>
 
@@ -13,6 +14,14 @@ namespace bp::ops {
 // (one conversion in, one out), as PyTorch's own kernels accumulate them.
 constexpr ScalarType accumulate_dtype(ScalarType t) {
   return t == ScalarType::Float16 || t == ScalarType::BFloat16 ? ScalarType::Float32 : t;
+}
+
+// torch.result_type of `tensors`, as a meta rule computes it with result_type(): the
+// dispatcher converts inputs for kernels only, so a decomposition converts its own.
+inline ScalarType result_type_of(std::initializer_list<const Tensor*> tensors) {
+  ResultTypeState state;
+  for (const Tensor* t : tensors) add_to_result_type(state, *t);
+  return state.result();
 }
 
 // `t` converted to `dtype` (a new tensor written by copy_), or `t` itself when it already
@@ -33,6 +42,13 @@ inline Tensor flattened(OpContext& ctx, const Tensor& t) {
   Tensor tmp = ctx.empty(as_ref(t.sizes()), t.dtype());
   ctx.call(kCopy, {tmp, t, false});
   return tmp.view({&n, 1});
+}
+
+// The dims [first, end) as an int[] argument (the normalized dims of a norm, the batch dims).
+inline IValue dim_range(int64_t first, int64_t end) {
+  Shape dims;
+  for (int64_t d = first; d < end; ++d) dims.push_back(d);
+  return IValue(std::move(dims));
 }
 
 // The tensor of a `Tensor?` argument, or nullptr for None or an undefined tensor (the meta

@@ -1,5 +1,5 @@
 // Linear algebra of op set v1: matmul (primitive; PyTorch's rules for 1-D, 2-D and batched
-// operands with broadcast batch dims), addmm and linear (composites over matmul). No dtype
+// operands with broadcast batch dims), addmm, linear and baddbmm (composites over matmul). No dtype
 // promotion: operands must share a dtype, as in PyTorch.
 #include "composite_util.hpp"
 #include "meta_util.hpp"
@@ -88,25 +88,35 @@ Scalar coefficient_for(const Scalar& s, ScalarType dtype) {
 // addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor
 // beta * self + alpha * (mat1 @ mat2); mat1 [n, k], mat2 [k, m], self broadcastable to
 // [n, m] (and given to a fused kernel expanded to it).
+// baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1): the
+// same over a batch: batch1 [b, n, k], batch2 [b, k, m], self broadcastable to [b, n, m].
+// kRank is 2 for addmm, 3 for baddbmm.
+template <int kRank>
 MetaResult addmm_meta(const OpDef& op, std::span<IValue> args) {
   const Tensor self = tensor_arg(op, args, 0);
   const Tensor& mat1 = tensor_arg(op, args, 1);
   const Tensor& mat2 = tensor_arg(op, args, 2);
-  for (auto [t, name] : {std::pair{&mat1, "mat1"}, std::pair{&mat2, "mat2"}}) {
-    BP_CHECK(t->dim() == 2, ErrorCode::Shape,
-             "{}: argument '{}' must be a matrix (2 dims), but has shape {}", op.name, name,
+  const std::string_view name1 = arg_name(op, 1), name2 = arg_name(op, 2);
+  for (auto [t, name] : {std::pair{&mat1, name1}, std::pair{&mat2, name2}}) {
+    BP_CHECK(t->dim() == kRank, ErrorCode::Shape, "{}: argument '{}' must be {}, but has shape {}",
+             op.name, name, kRank == 2 ? "a matrix (2 dims)" : "a batch of matrices (3 dims)",
              shape_of(*t));
   }
-  check_product_dtypes(op.name, mat1, "mat1", mat2, "mat2");
+  check_product_dtypes(op.name, mat1, name1, mat2, name2);
   BP_CHECK(self.dtype() == mat1.dtype(), ErrorCode::Type,
-           "{}: argument 'self' has dtype {} but 'mat1' has dtype {}; {} does not promote, so "
+           "{}: argument 'self' has dtype {} but '{}' has dtype {}; {} does not promote, so "
            "convert one of them first",
-           op.name, dtype_name(self.dtype()), dtype_name(mat1.dtype()), op.name);
-  BP_CHECK(mat1.size(1) == mat2.size(0), ErrorCode::Shape,
-           "{}: argument 'mat2' has shape {} and 'mat1' has shape {}; mat2's first dim must "
-           "equal mat1's last dim",
-           op.name, shape_of(mat2), shape_of(mat1));
-  const Shape out{mat1.size(0), mat2.size(1)};
+           op.name, dtype_name(self.dtype()), name1, dtype_name(mat1.dtype()), op.name);
+  BP_CHECK(mat1.size(-1) == mat2.size(-2), ErrorCode::Shape,
+           "{}: argument '{}' has shape {} and '{}' has shape {}; {}'s {} must equal {}'s last "
+           "dim",
+           op.name, name2, shape_of(mat2), name1, shape_of(mat1), name2,
+           kRank == 2 ? "first dim" : "dim 1", name1);
+  BP_CHECK(kRank == 2 || mat1.size(0) == mat2.size(0), ErrorCode::Shape,
+           "{}: arguments '{}' {} and '{}' {} must hold the same number of matrices", op.name,
+           name1, shape_of(mat1), name2, shape_of(mat2));
+  Shape out{mat1.size(-2), mat2.size(-1)};
+  if (kRank == 3) out.insert(out.begin(), mat1.size(0));
   BP_CHECK(broadcasts_to(as_ref(self.sizes()), as_ref(out)), ErrorCode::Shape,
            "{}: argument 'self' has shape {}, which does not broadcast to the product's shape "
            "{}",
@@ -123,8 +133,8 @@ MetaResult addmm_meta(const OpDef& op, std::span<IValue> args) {
   return r;
 }
 
-// add(alpha * (mat1 @ mat2), self, alpha=beta). beta == 0 ignores self entirely, so NaN and
-// Inf in it do not propagate (as PyTorch).
+// add(alpha * (mat1 @ mat2), self, alpha=beta), for addmm and baddbmm. beta == 0 ignores self
+// entirely, so NaN and Inf in it do not propagate (as PyTorch).
 std::vector<Tensor> addmm_decompose(OpContext& ctx, std::span<const IValue> args) {
   static const OpId kMatmul = op_id("matmul");
   static const OpId kMul = op_id("mul.Tensor");
@@ -193,9 +203,13 @@ void register_linalg_ops(Catalog& c) {
   c.add(
       {"addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) "
        "-> Tensor",
-       K::Composite, addmm_meta, addmm_decompose});
+       K::Composite, addmm_meta<2>, addmm_decompose});
   c.add({"linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor", K::Composite,
          linear_meta, linear_decompose});
+  c.add(
+      {"baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) "
+       "-> Tensor",
+       K::Composite, addmm_meta<3>, addmm_decompose});
 }
 
 }  // namespace bp::ops

@@ -180,6 +180,14 @@ void check_scalar_fits(const OpDef& op, std::string_view arg, const Scalar& valu
            value.str(), dtype_name(dtype));
 }
 
+int64_t check_reduction_arg(const OpDef& op, std::span<const IValue> args, size_t i) {
+  const int64_t reduction = args[i].to_int();
+  BP_CHECK(reduction >= kReductionNone && reduction <= kReductionSum, ErrorCode::InvalidArgument,
+           "{}: argument 'reduction' is {}, but it must be 0 (none), 1 (mean) or 2 (sum)", op.name,
+           reduction);
+  return reduction;
+}
+
 Shape broadcast_args(const OpDef& op, std::span<const IValue> args,
                      std::initializer_list<size_t> indices) {
   Shape out;

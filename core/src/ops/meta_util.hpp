@@ -78,6 +78,14 @@ bool scalar_fits(const Scalar& value, ScalarType dtype);
 void check_scalar_fits(const OpDef& op, std::string_view arg, const Scalar& value,
                        ScalarType dtype);
 
+// The values of a loss's `int reduction` argument (PyTorch's at::Reduction).
+inline constexpr int64_t kReductionNone = 0;
+inline constexpr int64_t kReductionMean = 1;
+inline constexpr int64_t kReductionSum = 2;
+// Returns the `int reduction` argument `i`; throws bp::Error(InvalidArgument)
+//   "mse_loss: argument 'reduction' is 5, but it must be 0 (none), 1 (mean) or 2 (sum)"
+int64_t check_reduction_arg(const OpDef& op, std::span<const IValue> args, size_t i);
+
 // ---- shapes --------------------------------------------------------------------------
 
 // Broadcast shape of the tensors held by the arguments `indices` (numpy rules). Throws
@@ -93,6 +101,15 @@ void expand_args(std::span<IValue> args, std::initializer_list<size_t> indices, 
 
 // Whether `from` broadcasts to exactly `to` (one-directional, as copy_'s src to self).
 bool broadcasts_to(IntArrayRef from, IntArrayRef to);
+
+// ---- normalisation ---------------------------------------------------------------------
+
+// The checks every norm shares (layer_norm, rms_norm, native_layer_norm and its backward):
+// `input` at argument `input_arg` and normalized_shape after it, non-empty and equal to
+// input's trailing dims; a floating input; each tensor of `params` (Tensor? arguments:
+// weight, bias) of exactly normalized_shape and input's dtype. Throws bp::Error naming them.
+void check_norm_args(const OpDef& op, std::span<const IValue> args, size_t input_arg,
+                     std::initializer_list<size_t> params);
 
 // ---- dims ----------------------------------------------------------------------------
 

@@ -13,13 +13,41 @@
 #include <string_view>
 
 namespace bp::ops {
-namespace {
 
-IValue dims_value(int64_t first, int64_t end) {
-  Shape dims;
-  for (int64_t d = first; d < end; ++d) dims.push_back(d);
-  return IValue(std::move(dims));
+void check_norm_args(const OpDef& op, std::span<const IValue> args, size_t input_arg,
+                     std::initializer_list<size_t> params) {
+  const Tensor& input = tensor_arg(op, args, input_arg);
+  const Shape& normalized = args[input_arg + 1].int_list();
+  const std::string in_shape = shape_str(as_ref(input.sizes()));
+  BP_CHECK(!normalized.empty(), ErrorCode::InvalidArgument,
+           "{}: argument 'normalized_shape' is [], but it must name at least one dim", op.name);
+  const int64_t k = static_cast<int64_t>(normalized.size());
+  bool trailing = input.dim() >= k;
+  for (int64_t i = 0; trailing && i < k; ++i) {
+    trailing = input.size(input.dim() - k + i) == normalized[static_cast<size_t>(i)];
+  }
+  BP_CHECK(trailing, ErrorCode::Shape,
+           "{}: argument 'normalized_shape' is {}, but 'input' has shape {}; its last {} dims "
+           "must equal normalized_shape",
+           op.name, shape_str(as_ref(normalized)), in_shape, k);
+  BP_CHECK(is_floating(input.dtype()), ErrorCode::Type,
+           "{}: argument 'input' has dtype {}, but {} needs a floating dtype", op.name,
+           dtype_name(input.dtype()), op.name);
+  for (size_t i : params) {
+    const Tensor* param = optional_tensor_arg(op, args, i);
+    if (param == nullptr) continue;
+    const Tensor& p = *param;
+    const std::string_view name = arg_name(op, i);
+    BP_CHECK(p.sizes() == normalized, ErrorCode::Shape,
+             "{}: argument '{}' has shape {}, but it must equal normalized_shape {}", op.name, name,
+             shape_str(as_ref(p.sizes())), shape_str(as_ref(normalized)));
+    BP_CHECK(p.dtype() == input.dtype(), ErrorCode::Type,
+             "{}: argument '{}' has dtype {}, but 'input' has {}; they must match", op.name, name,
+             dtype_name(p.dtype()), dtype_name(input.dtype()));
+  }
 }
+
+namespace {
 
 // ---- softmax.int / log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) ---------
 
@@ -81,45 +109,10 @@ std::vector<Tensor> log_softmax_decompose(OpContext& ctx, std::span<const IValue
 
 // ---- layer_norm / rms_norm ---------------------------------------------------------------
 
-// The checks both norms share: a non-empty normalized_shape equal to input's trailing dims,
-// a floating input, and weight/bias of exactly normalized_shape and input's dtype.
-void check_norm_args(const OpDef& op, std::span<IValue> args,
-                     std::initializer_list<size_t> params) {
-  const Tensor& input = tensor_arg(op, args, 0);
-  const Shape& normalized = args[1].int_list();
-  const std::string in_shape = shape_str(as_ref(input.sizes()));
-  BP_CHECK(!normalized.empty(), ErrorCode::InvalidArgument,
-           "{}: argument 'normalized_shape' is [], but it must name at least one dim", op.name);
-  const int64_t k = static_cast<int64_t>(normalized.size());
-  bool trailing = input.dim() >= k;
-  for (int64_t i = 0; trailing && i < k; ++i) {
-    trailing = input.size(input.dim() - k + i) == normalized[static_cast<size_t>(i)];
-  }
-  BP_CHECK(trailing, ErrorCode::Shape,
-           "{}: argument 'normalized_shape' is {}, but 'input' has shape {}; its last {} dims "
-           "must equal normalized_shape",
-           op.name, shape_str(as_ref(normalized)), in_shape, k);
-  BP_CHECK(is_floating(input.dtype()), ErrorCode::Type,
-           "{}: argument 'input' has dtype {}, but {} needs a floating dtype", op.name,
-           dtype_name(input.dtype()), op.name);
-  for (size_t i : params) {
-    const Tensor* param = optional_tensor_arg(op, args, i);
-    if (param == nullptr) continue;
-    const Tensor& p = *param;
-    const std::string_view name = arg_name(op, i);
-    BP_CHECK(p.sizes() == normalized, ErrorCode::Shape,
-             "{}: argument '{}' has shape {}, but it must equal normalized_shape {}", op.name, name,
-             shape_str(as_ref(p.sizes())), shape_str(as_ref(normalized)));
-    BP_CHECK(p.dtype() == input.dtype(), ErrorCode::Type,
-             "{}: argument '{}' has dtype {}, but 'input' has {}; they must match", op.name, name,
-             dtype_name(p.dtype()), dtype_name(input.dtype()));
-  }
-}
-
 // layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None,
 //            float eps=1e-05)
 MetaResult layer_norm_meta(const OpDef& op, std::span<IValue> args) {
-  check_norm_args(op, args, {2, 3});
+  check_norm_args(op, args, 0, {2, 3});
   const Tensor& input = args[0].tensor();
   MetaResult r;
   r.compute_dtype = input.dtype();
@@ -127,31 +120,76 @@ MetaResult layer_norm_meta(const OpDef& op, std::span<IValue> args) {
   return r;
 }
 
-// (x - mean) * rsqrt(biased variance + eps) [* weight] [+ bias]; the variance is the mean of
-// the squared centred values (two passes: no cancellation).
-std::vector<Tensor> layer_norm_decompose(OpContext& ctx, std::span<const IValue> args) {
+// What layer_norm computes, in the accumulate dtype: y = (x - mean) * rstd [* weight]
+// [+ bias], and the statistics native_layer_norm also returns (keepdim shapes).
+struct LayerNormParts {
+  Tensor y, mean, rstd;
+};
+
+// rstd = rsqrt(biased variance + eps); the variance is the mean of the squared centred
+// values (two passes: no cancellation). `input` is not empty.
+LayerNormParts layer_norm_parts(OpContext& ctx, std::span<const IValue> args) {
   static const OpId kMean = op_id("mean.dim");
   static const OpId kSub = op_id("sub.Tensor");
   static const OpId kMul = op_id("mul.Tensor");
   static const OpId kAdd = op_id("add.Tensor");
   static const OpId kRsqrt = op_id("rsqrt");
   const Tensor& input = args[0].tensor();
-  const ScalarType dtype = input.dtype();
-  if (input.numel() == 0) return {ctx.empty(as_ref(input.sizes()), dtype)};
-  const ScalarType acc = accumulate_dtype(dtype);
+  const ScalarType acc = accumulate_dtype(input.dtype());
   const IValue dims =
-      dims_value(input.dim() - static_cast<int64_t>(args[1].int_list().size()), input.dim());
+      dim_range(input.dim() - static_cast<int64_t>(args[1].int_list().size()), input.dim());
   Tensor x = convert_to(ctx, input, acc);
-  Tensor mean = ctx.call1(kMean, {x, dims, true, IValue()});
-  Tensor centred = ctx.call1(kSub, {x, mean, Scalar(1)});
+  LayerNormParts p;
+  p.mean = ctx.call1(kMean, {x, dims, true, IValue()});
+  Tensor centred = ctx.call1(kSub, {x, p.mean, Scalar(1)});
   Tensor var = ctx.call1(kMean, {ctx.call1(kMul, {centred, centred}), dims, true, IValue()});
   Tensor eps = ctx.scalar_tensor(Scalar(args[4].to_double()), acc);
-  Tensor rstd = ctx.call1(kRsqrt, {ctx.call1(kAdd, {var, eps, Scalar(1)})});
-  Tensor y = ctx.call1(kMul, {centred, rstd});
+  p.rstd = ctx.call1(kRsqrt, {ctx.call1(kAdd, {var, eps, Scalar(1)})});
+  p.y = ctx.call1(kMul, {centred, p.rstd});
   // weight/bias have input's dtype; for f16/bf16 promotion with the f32 y keeps f32.
-  if (const Tensor* weight = optional_tensor(args[2])) y = ctx.call1(kMul, {y, *weight});
-  if (const Tensor* bias = optional_tensor(args[3])) y = ctx.call1(kAdd, {y, *bias, Scalar(1)});
-  return {convert_to(ctx, y, dtype)};
+  if (const Tensor* weight = optional_tensor(args[2])) p.y = ctx.call1(kMul, {p.y, *weight});
+  if (const Tensor* bias = optional_tensor(args[3])) p.y = ctx.call1(kAdd, {p.y, *bias, Scalar(1)});
+  return p;
+}
+
+std::vector<Tensor> layer_norm_decompose(OpContext& ctx, std::span<const IValue> args) {
+  const Tensor& input = args[0].tensor();
+  if (input.numel() == 0) return {ctx.empty(as_ref(input.sizes()), input.dtype())};
+  return {convert_to(ctx, layer_norm_parts(ctx, args).y, input.dtype())};
+}
+
+// The shape of native_layer_norm's mean and rstd: input's with size 1 in the normalized dims.
+Shape norm_stats_shape(const Tensor& input, size_t normalized_dims) {
+  Shape s = input.sizes();
+  for (size_t i = s.size() - normalized_dims; i < s.size(); ++i) s[i] = 1;
+  return s;
+}
+
+// native_layer_norm(Tensor input, int[] normalized_shape, Tensor? weight, Tensor? bias,
+//     float eps) -> (Tensor, Tensor, Tensor): layer_norm's result, and the mean and rstd of
+// each normalized slice (input's dtype, as PyTorch's CPU kernel) for the backward.
+MetaResult native_layer_norm_meta(const OpDef& op, std::span<IValue> args) {
+  check_norm_args(op, args, 0, {2, 3});
+  const Tensor& input = args[0].tensor();
+  const Shape stats = norm_stats_shape(input, args[1].int_list().size());
+  MetaResult r;
+  r.compute_dtype = input.dtype();
+  r.outputs.push_back(TensorMeta{input.sizes(), input.dtype(), std::nullopt});
+  r.outputs.push_back(TensorMeta{stats, input.dtype(), std::nullopt});
+  r.outputs.push_back(TensorMeta{stats, input.dtype(), std::nullopt});
+  return r;
+}
+
+std::vector<Tensor> native_layer_norm_decompose(OpContext& ctx, std::span<const IValue> args) {
+  const Tensor& input = args[0].tensor();
+  const ScalarType dtype = input.dtype();
+  const Shape stats = norm_stats_shape(input, args[1].int_list().size());
+  if (input.numel() == 0)
+    return {ctx.empty(as_ref(input.sizes()), dtype), ctx.empty(as_ref(stats), dtype),
+            ctx.empty(as_ref(stats), dtype)};
+  const LayerNormParts p = layer_norm_parts(ctx, args);
+  return {convert_to(ctx, p.y, dtype), convert_to(ctx, p.mean, dtype),
+          convert_to(ctx, p.rstd, dtype)};
 }
 
 // torch.finfo(t).eps: the distance from 1 to the next representable value.
@@ -170,7 +208,7 @@ double machine_epsilon(ScalarType t) {
 
 // rms_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, float? eps=None)
 MetaResult rms_norm_meta(const OpDef& op, std::span<IValue> args) {
-  check_norm_args(op, args, {2});
+  check_norm_args(op, args, 0, {2});
   const Tensor& input = args[0].tensor();
   MetaResult r;
   r.compute_dtype = input.dtype();
@@ -191,7 +229,7 @@ std::vector<Tensor> rms_norm_decompose(OpContext& ctx, std::span<const IValue> a
   if (input.numel() == 0) return {ctx.empty(as_ref(input.sizes()), dtype)};
   const ScalarType acc = accumulate_dtype(dtype);
   const IValue dims =
-      dims_value(input.dim() - static_cast<int64_t>(args[1].int_list().size()), input.dim());
+      dim_range(input.dim() - static_cast<int64_t>(args[1].int_list().size()), input.dim());
   const double eps = args[3].is_none() ? machine_epsilon(dtype) : args[3].to_double();
   Tensor x = convert_to(ctx, input, acc);
   Tensor ms = ctx.call1(kMean, {ctx.call1(kMul, {x, x}), dims, true, IValue()});
@@ -336,6 +374,10 @@ void register_nn_ops(Catalog& c) {
       {"layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, "
        "Tensor? bias=None, float eps=1e-05) -> Tensor",
        K::Composite, layer_norm_meta, layer_norm_decompose});
+  c.add(
+      {"native_layer_norm(Tensor input, int[] normalized_shape, Tensor? weight, Tensor? bias, "
+       "float eps) -> (Tensor, Tensor, Tensor)",
+       K::Composite, native_layer_norm_meta, native_layer_norm_decompose});
   c.add(
       {"rms_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, "
        "float? eps=None) -> Tensor",

@@ -13,6 +13,16 @@ void register_binary_ops(Catalog& c);         // add ... logical_or, clamp (+ .S
 void register_reduction_ops(Catalog& c);      // sum mean prod amax amin argmax argmin all any
 void register_nn_ops(Catalog& c);             // softmax log_softmax layer_norm rms_norm
                                               // scaled_dot_product_attention
-void register_linalg_ops(Catalog& c);         // matmul addmm linear
+void register_linalg_ops(Catalog& c);         // matmul addmm linear baddbmm
+// Training (docs/training.md):
+void register_activation_backward_ops(Catalog& c);  // threshold_backward gelu_backward
+                                                    // silu_backward sigmoid_backward
+                                                    // tanh_backward
+void register_nn_backward_ops(Catalog& c);          // _softmax_backward_data
+                                                    // _log_softmax_backward_data
+void register_loss_ops(Catalog& c);                 // mse_loss(_backward), nll_loss_forward,
+                                                    // nll_loss_backward, nll_loss,
+                                                    // cross_entropy_loss
+void register_pointwise_ops(Catalog& c);            // addcmul addcdiv lerp.Scalar zero_
 
 }  // namespace bp::ops

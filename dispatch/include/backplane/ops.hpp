@@ -9,6 +9,7 @@
 #include "backplane/core/scalar.hpp"
 #include "backplane/core/tensor.hpp"
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -235,6 +236,11 @@ Tensor& log_softmax_out(Tensor& out, const Tensor& self, int64_t dim,
 Tensor layer_norm(const Tensor& input, std::vector<int64_t> normalized_shape,
                   const std::optional<Tensor>& weight = std::nullopt,
                   const std::optional<Tensor>& bias = std::nullopt, double eps = 1e-5);
+// Returns (output, mean, rstd); mean and rstd have input's shape with size 1 in the
+// normalized dims.
+std::vector<Tensor> native_layer_norm(const Tensor& input, std::vector<int64_t> normalized_shape,
+                                      const std::optional<Tensor>& weight,
+                                      const std::optional<Tensor>& bias, double eps);
 Tensor rms_norm(const Tensor& input, std::vector<int64_t> normalized_shape,
                 const std::optional<Tensor>& weight = std::nullopt,
                 std::optional<double> eps = std::nullopt);
@@ -242,11 +248,70 @@ Tensor matmul(const Tensor& self, const Tensor& other);
 Tensor& matmul_out(Tensor& out, const Tensor& self, const Tensor& other);
 Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, Scalar beta = 1,
              Scalar alpha = 1);
+// beta * self + alpha * (batch1 @ batch2), batch1 [b, n, k], batch2 [b, k, m].
+Tensor baddbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2, Scalar beta = 1,
+               Scalar alpha = 1);
 Tensor linear(const Tensor& input, const Tensor& weight,
               const std::optional<Tensor>& bias = std::nullopt);
 Tensor scaled_dot_product_attention(const Tensor& query, const Tensor& key, const Tensor& value,
                                     const std::optional<Tensor>& attn_mask = std::nullopt,
                                     double dropout_p = 0.0, bool is_causal = false,
                                     std::optional<double> scale = std::nullopt);
+
+// ---- training: gradients, losses, optimizer pointwise ops (docs/training.md) -------------
+// The gradients PyTorch's autograd calls, with its schemas: `grad_output` is the gradient of
+// the forward call's result; the second tensor is the forward call's input (`self`) or, for
+// sigmoid and tanh, its output.
+Tensor threshold_backward(const Tensor& grad_output, const Tensor& self, Scalar threshold);
+Tensor& threshold_backward_out(Tensor& out, const Tensor& grad_output, const Tensor& self,
+                               Scalar threshold);
+Tensor gelu_backward(const Tensor& grad_output, const Tensor& self,
+                     const std::string& approximate = "none");
+Tensor silu_backward(const Tensor& grad_output, const Tensor& self);
+Tensor sigmoid_backward(const Tensor& grad_output, const Tensor& output);
+Tensor tanh_backward(const Tensor& grad_output, const Tensor& output);
+Tensor _softmax_backward_data(const Tensor& grad_output, const Tensor& output, int64_t dim,
+                              ScalarType input_dtype);
+Tensor _log_softmax_backward_data(const Tensor& grad_output, const Tensor& output, int64_t dim,
+                                  ScalarType input_dtype);
+// Returns the gradients of (input, weight, bias); one whose output_mask entry is false is an
+// undefined Tensor.
+std::vector<Tensor> native_layer_norm_backward(const Tensor& grad_out, const Tensor& input,
+                                               std::vector<int64_t> normalized_shape,
+                                               const Tensor& mean, const Tensor& rstd,
+                                               const std::optional<Tensor>& weight,
+                                               const std::optional<Tensor>& bias,
+                                               std::array<bool, 3> output_mask);
+
+// A loss's `reduction` (PyTorch's at::Reduction values).
+inline constexpr int64_t kReductionNone = 0;
+inline constexpr int64_t kReductionMean = 1;
+inline constexpr int64_t kReductionSum = 2;
+Tensor mse_loss(const Tensor& self, const Tensor& target, int64_t reduction = kReductionMean);
+Tensor mse_loss_backward(const Tensor& grad_output, const Tensor& self, const Tensor& target,
+                         int64_t reduction);
+// Returns (output, total_weight).
+std::vector<Tensor> nll_loss_forward(const Tensor& self, const Tensor& target,
+                                     const std::optional<Tensor>& weight, int64_t reduction,
+                                     int64_t ignore_index);
+Tensor nll_loss_backward(const Tensor& grad_output, const Tensor& self, const Tensor& target,
+                         const std::optional<Tensor>& weight, int64_t reduction,
+                         int64_t ignore_index, const Tensor& total_weight);
+Tensor nll_loss(const Tensor& self, const Tensor& target,
+                const std::optional<Tensor>& weight = std::nullopt,
+                int64_t reduction = kReductionMean, int64_t ignore_index = -100);
+// Class-index targets; label_smoothing must be 0.
+Tensor cross_entropy_loss(const Tensor& self, const Tensor& target,
+                          const std::optional<Tensor>& weight = std::nullopt,
+                          int64_t reduction = kReductionMean, int64_t ignore_index = -100,
+                          double label_smoothing = 0.0);
+
+Tensor addcmul(const Tensor& self, const Tensor& tensor1, const Tensor& tensor2, Scalar value = 1);
+Tensor& addcmul_(Tensor& self, const Tensor& tensor1, const Tensor& tensor2, Scalar value = 1);
+Tensor addcdiv(const Tensor& self, const Tensor& tensor1, const Tensor& tensor2, Scalar value = 1);
+Tensor& addcdiv_(Tensor& self, const Tensor& tensor1, const Tensor& tensor2, Scalar value = 1);
+Tensor lerp(const Tensor& self, const Tensor& end, Scalar weight);
+Tensor& lerp_(Tensor& self, const Tensor& end, Scalar weight);
+Tensor& zero_(Tensor& self);
 
 }  // namespace bp

@@ -1,5 +1,5 @@
-// The typed operator API (backplane/ops.hpp): matmul, addmm and linear. The schemas and meta rules
-// of these ops are in core/src/ops/linalg.cpp.
+// The typed operator API (backplane/ops.hpp): matmul, addmm, baddbmm and linear. The schemas and
+// meta rules of these ops are in core/src/ops/linalg.cpp.
 #include "typed_call.hpp"
 
 #include "backplane/ops.hpp"
@@ -19,6 +19,11 @@ Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, Scalar 
              Scalar alpha) {
   static const OpId kOp = op_id("addmm");
   return call1(kOp, {self, mat1, mat2, beta, alpha});
+}
+Tensor baddbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2, Scalar beta,
+               Scalar alpha) {
+  static const OpId kOp = op_id("baddbmm");
+  return call1(kOp, {self, batch1, batch2, beta, alpha});
 }
 Tensor linear(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias) {
   static const OpId kOp = op_id("linear");

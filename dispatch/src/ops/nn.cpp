@@ -30,6 +30,12 @@ Tensor layer_norm(const Tensor& input, std::vector<int64_t> normalized_shape,
   static const OpId kOp = op_id("layer_norm");
   return call1(kOp, {input, dims(normalized_shape), opt(weight), opt(bias), eps});
 }
+std::vector<Tensor> native_layer_norm(const Tensor& input, std::vector<int64_t> normalized_shape,
+                                      const std::optional<Tensor>& weight,
+                                      const std::optional<Tensor>& bias, double eps) {
+  static const OpId kOp = op_id("native_layer_norm");
+  return call(kOp, {input, dims(normalized_shape), opt(weight), opt(bias), eps});
+}
 Tensor rms_norm(const Tensor& input, std::vector<int64_t> normalized_shape,
                 const std::optional<Tensor>& weight, std::optional<double> eps) {
   static const OpId kOp = op_id("rms_norm");

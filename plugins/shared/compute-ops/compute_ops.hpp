@@ -50,5 +50,6 @@ void register_binary(OpRegistrar& ops);         // add.Tensor, mul.Tensor, ..., 
 void register_data_movement(OpRegistrar& ops);  // copy_, fill_, arange, cat, index_select, ...
 void register_reductions(OpRegistrar& ops);     // sum, prod, amax, amin, argmax, ...
 void register_linalg(OpRegistrar& ops);         // matmul
+void register_activation_backward(OpRegistrar& ops);  // threshold_backward ... tanh_backward
 
 }  // namespace bp::clk

@@ -25,6 +25,7 @@ void register_compute_ops(const sdk::Host& host, uint32_t backend_id, DeviceLook
   register_data_movement(ops);
   register_reductions(ops);
   register_linalg(ops);
+  register_activation_backward(ops);
 }
 
 }  // namespace bp::clk

@@ -102,6 +102,32 @@ inline C bp_clamp(C x, C lo, C hi, int has_lo, int has_hi) {
   if (has_hi && (isnan(hi) || x > hi)) x = hi;
   return x;
 }
+// The activation gradients, in PyTorch's order of operations (plugins/cpu has the same):
+// g * d/dx of sigmoid and tanh (given their output y), of silu, gelu and its tanh form at x.
+inline C bp_sigmoid_backward(C g, C y) {
+  return g * (K(1.0) - y) * y;
+}
+inline C bp_tanh_backward(C g, C y) {
+  return g * (K(1.0) - y * y);
+}
+inline C bp_silu_backward(C g, C x) {
+  const C s = K(1.0) / (K(1.0) + exp(-x));
+  return g * s * (K(1.0) + x * (K(1.0) - s));
+}
+inline C bp_gelu_backward(C g, C x) {
+  const C cdf = K(0.5) * (K(1.0) + erf(x * K(0.70710678118654752440)));
+  const C pdf = K(0.39894228040143267794) * exp(x * x * K(-0.5));
+  return g * (cdf + x * pdf);
+}
+inline C bp_gelu_tanh_backward(C g, C x) {
+  const C beta = K(0.79788456080286535588), kappa = K(0.044715);
+  const C x_sq = x * x;
+  const C t = bp_tanh(beta * (x + kappa * x_sq * x));
+  const C sech_sq = K(1.0) - t * t;  // 0 where tanh saturated: no inf * 0 for huge x
+  const C right =
+      sech_sq == 0 ? K(0.0) : K(0.5) * x * sech_sq * (beta * (K(1.0) + K(3.0) * kappa * x_sq));
+  return g * (K(0.5) * (K(1.0) + t) + right);
+}
 #else
 inline C bp_maximum(C x, C y) {
   return x > y ? x : y;
@@ -220,6 +246,18 @@ EW_BINARY(gt, uchar, SV_bool, x > y)
 EW_BINARY(ge, uchar, SV_bool, x >= y)
 EW_BINARY(logical_and, uchar, SV_bool, x != 0 && y != 0)
 EW_BINARY(logical_or, uchar, SV_bool, x != 0 || y != 0)
+
+// ---- activation gradients: a = grad_output, b = the forward call's input or output --------
+#if defined(BP_FLOATING)
+EW_BINARY(threshold_backward, T, STORE, y <= thr ? K(0.0) : x, , const C thr)
+EW_BINARY(sigmoid_backward, T, STORE, bp_sigmoid_backward(x, y))
+EW_BINARY(tanh_backward, T, STORE, bp_tanh_backward(x, y))
+EW_BINARY(silu_backward, T, STORE, bp_silu_backward(x, y))
+EW_BINARY(gelu_backward, T, STORE, bp_gelu_backward(x, y))
+EW_BINARY(gelu_tanh_backward, T, STORE, bp_gelu_tanh_backward(x, y))
+#elif !defined(BP_IS_BOOL)
+EW_BINARY(threshold_backward, T, STORE, y <= thr ? (C)0 : x, , const C thr)
+#endif
 
 // Any zero in b (integer division with a rounding mode checks its divisor first, so that
 // an in-place call leaves self unchanged on error): status[0] becomes 1.

@@ -305,6 +305,7 @@ void register_kernels(sdk::Host& host, uint32_t backend, Bug bug) {
     r.kernel<exp_f32_hang>("exp", kF32);
   else
     r.kernel<exp_f32>("exp", kF32);
+  register_gradient_kernels(r, bug);
 }
 
 }  // namespace bp_buggy

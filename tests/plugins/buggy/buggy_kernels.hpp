@@ -22,11 +22,20 @@ enum class Bug {
   Device,       // device API bugs only (buggy_device.hpp); every kernel is correct
   DenseTail,    // add.Tensor f32's dense entry (ABI 1.3) copies self in its tail: the kernel
                 // is right, so only contiguous calls, which take the dense entry, are wrong
+  // Backward kernels (buggy_gradients.cpp), f32 and f64, caught by the op's cases and by the
+  // gradient checks:
+  TanhBackwardSign,     // tanh_backward is grad * (1 + y^2): a wrong sign
+  SigmoidBackwardTerm,  // sigmoid_backward is grad * y: the (1 - y) term dropped
+  SoftmaxBackwardDim,   // _softmax_backward_data reduces over the last dim, not `dim`
 };
 
 // Registers the plugin's kernels on `backend`: the correct set (copy_ for every dtype, which
 // the suite needs to lay out strided inputs; add.Tensor, mul.Tensor, neg, relu, maximum,
 // exp for f32) with the kernel of `bug` in place of the correct one.
 void register_kernels(bp::sdk::Host& host, uint32_t backend, Bug bug);
+
+// A library with a backward bug also registers tanh_backward, sigmoid_backward and a fused
+// _softmax_backward_data (f32, f64), the bug's one wrong; the others register none.
+void register_gradient_kernels(bp::sdk::Registrar& r, Bug bug);
 
 }  // namespace bp_buggy

@@ -21,8 +21,8 @@ enum class TypeKind { Tensor, Scalar, Int, Float, Bool, ScalarType, String, Devi
 
 struct ArgType {
   TypeKind kind = TypeKind::Tensor;
-  bool is_list = false;                 // Tensor[], int[]
-  std::optional<int64_t> fixed_length;  // int[2]
+  bool is_list = false;                 // Tensor[], int[], bool[] (an int list of 0 and 1)
+  std::optional<int64_t> fixed_length;  // int[2], bool[3]
   bool is_optional = false;             // trailing '?'
   std::string str() const;              // "int[]?"
   friend bool operator==(const ArgType&, const ArgType&) = default;

@@ -77,6 +77,17 @@ template <bool kMax>
 struct ArgExtreme {};  // argmax, argmin
 template <bool kAll>
 struct AllAny {};
+
+// Activation gradients: run(ctx, grad_output, x, out), x being the forward call's input
+// (threshold_backward, gelu_backward, silu_backward) or output (sigmoid_backward,
+// tanh_backward); threshold_backward: run(ctx, grad_output, self, threshold, out).
+// gelu_backward is registered by the SDK, which parses `approximate` as for gelu.
+struct ThresholdBackward {};
+struct GeluBackwardErf {};
+struct GeluBackwardTanh {};
+struct SiluBackward {};
+struct SigmoidBackward {};
+struct TanhBackward {};
 }  // namespace op
 
 // gelu's `approximate` ('none', the default, or 'tanh'; NULL is the default).
@@ -110,6 +121,16 @@ void gelu(const KernelContext& ctx, TensorArg self, const char* approximate, Ten
     Kernel<op::GeluTanh>::run(ctx, self, out);
   else
     Kernel<op::GeluErf>::run(ctx, self, out);
+}
+
+// gelu_backward(Tensor grad_output, Tensor self, *, str approximate='none') -> out.
+template <template <typename Op> class Kernel>
+void gelu_backward(const KernelContext& ctx, TensorArg grad_output, TensorArg self,
+                   const char* approximate, TensorArg out) {
+  if (gelu_approximation(ctx.op_name(), approximate) == GeluApproximation::kTanh)
+    Kernel<op::GeluBackwardTanh>::run(ctx, grad_output, self, out);
+  else
+    Kernel<op::GeluBackwardErf>::run(ctx, grad_output, self, out);
 }
 }  // namespace detail
 
@@ -170,6 +191,17 @@ Registrar& register_reduction_ops(Registrar& r) {
   r.kernel<Kernel<op::ArgExtreme<false>>::run>("argmin", kAllButBool);
   r.kernel<Kernel<op::AllAny<true>>::run>("all.dim", BP_DTYPES_ALL);
   r.kernel<Kernel<op::AllAny<false>>::run>("any.dim", BP_DTYPES_ALL);
+  return r;
+}
+
+// The activation gradients PyTorch's autograd calls (core/src/ops/activation_backward.cpp).
+template <template <typename Op> class Kernel>
+Registrar& register_activation_backward_ops(Registrar& r) {
+  r.kernel<Kernel<op::ThresholdBackward>::run>("threshold_backward", kAllButBool);
+  r.kernel<detail::gelu_backward<Kernel>>("gelu_backward", BP_DTYPES_FLOATING);
+  r.kernel<Kernel<op::SiluBackward>::run>("silu_backward", BP_DTYPES_FLOATING);
+  r.kernel<Kernel<op::SigmoidBackward>::run>("sigmoid_backward", BP_DTYPES_FLOATING);
+  r.kernel<Kernel<op::TanhBackward>::run>("tanh_backward", BP_DTYPES_FLOATING);
   return r;
 }
 

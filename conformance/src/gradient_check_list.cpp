@@ -1,0 +1,205 @@
+// The list of gradient checks (gradient_checks.hpp): each backward op of the training op set
+// (docs/training.md) with the forward op it differentiates, over a few shapes and each
+// variant of its arguments (gelu's approximation, softmax's dim, a loss's reduction, class
+// weights and ignored rows).
+#include "backplane/conformance/gradient_checks.hpp"
+
+#include <array>
+#include <utility>
+
+namespace bp::conformance {
+namespace {
+
+constexpr ScalarType kF64 = ScalarType::Float64;
+
+Tensor on(const Tensor& t, Device device) {
+  return bp::to(t, device);
+}
+
+// x ~ N(0, 1) moved 0.25 away from 0, so no direction of the check crosses relu's kink.
+Tensor away_from_zero(InputMaker& in, const Shape& sizes) {
+  const Tensor x = in.tensor(as_ref(sizes), kF64);
+  return bp::add(x, bp::sign(x), 0.25);
+}
+
+using Forward = std::function<Tensor(const Tensor&)>;
+using Backward = std::function<Tensor(const Tensor&, const Tensor&, Device)>;
+
+GradientCheck check(std::string op, std::string sample, Shape sizes, Forward f, Backward b,
+                    bool avoid_zero = false) {
+  std::string name = op + "." + sample;
+  return GradientCheck{std::move(name), std::move(op), [=](InputMaker& in) {
+                         Tensor x = avoid_zero ? away_from_zero(in, sizes)
+                                               : in.tensor(as_ref(sizes), kF64);
+                         return GradientProblem{x, f, b};
+                       }};
+}
+
+void add_activation_checks(std::vector<GradientCheck>& out) {
+  const Shape s{6, 7};
+  out.push_back(check(
+      "threshold_backward", "relu_6x7", s, [](const Tensor& x) { return bp::relu(x); },
+      [](const Tensor& g, const Tensor& x, Device d) {
+        return bp::threshold_backward(on(g, d), on(x, d), 0);
+      },
+      /*avoid_zero=*/true));
+  for (const char* approximate : {"none", "tanh"}) {
+    const std::string form = approximate;
+    out.push_back(check(
+        "gelu_backward", form + "_6x7", s, [form](const Tensor& x) { return bp::gelu(x, form); },
+        [form](const Tensor& g, const Tensor& x, Device d) {
+          return bp::gelu_backward(on(g, d), on(x, d), form);
+        }));
+  }
+  out.push_back(check(
+      "silu_backward", "rows_6x7", s, [](const Tensor& x) { return bp::silu(x); },
+      [](const Tensor& g, const Tensor& x, Device d) {
+        return bp::silu_backward(on(g, d), on(x, d));
+      }));
+  // sigmoid and tanh take the forward output, computed on the reference.
+  out.push_back(check(
+      "sigmoid_backward", "rows_6x7", s, [](const Tensor& x) { return bp::sigmoid(x); },
+      [](const Tensor& g, const Tensor& x, Device d) {
+        return bp::sigmoid_backward(on(g, d), on(bp::sigmoid(x), d));
+      }));
+  out.push_back(check(
+      "tanh_backward", "rows_6x7", s, [](const Tensor& x) { return bp::tanh(x); },
+      [](const Tensor& g, const Tensor& x, Device d) {
+        return bp::tanh_backward(on(g, d), on(bp::tanh(x), d));
+      }));
+}
+
+void add_softmax_checks(std::vector<GradientCheck>& out) {
+  const std::pair<const char*, std::pair<Shape, int64_t>> cases[] = {
+      {"dim1_5x8", {{5, 8}, 1}}, {"dim0_5x8", {{5, 8}, 0}}, {"middle_3x4x5", {{3, 4, 5}, 1}}};
+  for (const bool log : {false, true}) {
+    const std::string op = log ? "_log_softmax_backward_data" : "_softmax_backward_data";
+    for (const auto& [sample, shape_dim] : cases) {
+      const int64_t dim = shape_dim.second;
+      auto forward = [log, dim](const Tensor& x) {
+        return log ? bp::log_softmax(x, dim) : bp::softmax(x, dim);
+      };
+      out.push_back(check(op, sample, shape_dim.first, forward,
+                          [log, dim, forward](const Tensor& g, const Tensor& x, Device d) {
+                            const Tensor y = on(forward(x), d);
+                            return log ? bp::_log_softmax_backward_data(on(g, d), y, dim, kF64)
+                                       : bp::_softmax_backward_data(on(g, d), y, dim, kF64);
+                          }));
+    }
+  }
+}
+
+// The checks' fixed tensors (targets, weights, the inputs a check does not differentiate)
+// are drawn when a case runs, from these seeds: the list itself holds no tensor (a static
+// one would outlive the runtime's allocator).
+constexpr uint64_t kMseSeed = 27, kNllSeed = 28, kLayerNormSeed = 29;
+
+struct Reduction {
+  int64_t value;
+  const char* name;
+};
+constexpr Reduction kReductions[] = {
+    {kReductionNone, "none"}, {kReductionMean, "mean"}, {kReductionSum, "sum"}};
+
+// mse_loss over each reduction, with a target of the input's shape and a broadcast one.
+void add_mse_checks(std::vector<GradientCheck>& out) {
+  for (const Reduction& reduction : kReductions) {
+    for (const bool row : {false, true}) {
+      const int64_t r = reduction.value;
+      const std::string op = "mse_loss_backward";
+      out.push_back(GradientCheck{
+          op + "." + reduction.name + (row ? "_row_target_5x6" : "_5x6"), op,
+          [r, row](InputMaker& in) {
+            InputMaker fixed(kMseSeed);
+            const Tensor t = row ? fixed.tensor({6}, kF64) : fixed.tensor({5, 6}, kF64);
+            return GradientProblem{in.tensor({5, 6}, kF64),
+                                   [t, r](const Tensor& x) { return bp::mse_loss(x, t, r); },
+                                   [t, r](const Tensor& g, const Tensor& x, Device d) {
+                                     return bp::mse_loss_backward(on(g, d), on(x, d), on(t, d), r);
+                                   }};
+          }});
+    }
+  }
+}
+
+// nll_loss over each reduction, with class weights and an ignored row; and one 1-D row.
+GradientProblem nll_problem(InputMaker& in, int64_t r, bool row) {
+  InputMaker fixed(kNllSeed);
+  const Tensor weight = fixed.tensor({5}, kF64, Values::Positive);
+  const Tensor t = row ? fixed.from_doubles({}, ScalarType::Int64, {3})
+                       : fixed.from_doubles({7}, ScalarType::Int64, {1, 4, -100, 0, 3, 1, 2});
+  auto nll = [weight, t, r](const Tensor& x) {
+    return bp::nll_loss_forward(x, t, weight, r, -100);
+  };
+  return GradientProblem{in.tensor(row ? Shape{5} : Shape{7, 5}, kF64),
+                         [nll](const Tensor& x) { return nll(x)[0]; },
+                         [nll, t, weight, r](const Tensor& g, const Tensor& x, Device d) {
+                           return bp::nll_loss_backward(on(g, d), on(x, d), on(t, d), on(weight, d),
+                                                        r, -100, on(nll(x)[1], d));
+                         }};
+}
+
+void add_nll_checks(std::vector<GradientCheck>& out) {
+  for (const Reduction& reduction : kReductions) {
+    for (const bool row : {false, true}) {
+      const int64_t r = reduction.value;
+      const std::string op = "nll_loss_backward";
+      out.push_back(GradientCheck{op + "." + reduction.name + (row ? "_row_5" : "_weighted_7x5"),
+                                  op,
+                                  [r, row](InputMaker& in) { return nll_problem(in, r, row); }});
+    }
+  }
+}
+
+// native_layer_norm over two normalized dims, differentiated with respect to argument
+// `which` (0 input, 1 weight, 2 bias), the others fixed; the gradient with its mask alone set.
+GradientProblem layer_norm_problem(InputMaker& in, size_t which) {
+  InputMaker fixed(kLayerNormSeed);
+  std::array<Tensor, 3> fixed_args = {fixed.tensor({4, 3, 5}, kF64), fixed.tensor({3, 5}, kF64),
+                                      fixed.tensor({3, 5}, kF64)};
+  const std::vector<int64_t> norm{3, 5};
+  // The call's (input, weight, bias) with `v` as argument `which`.
+  auto with = [fixed_args, which](const Tensor& v) {
+    std::array<Tensor, 3> a = fixed_args;
+    a[which] = v;
+    return a;
+  };
+  auto forward = [with, norm](const Tensor& v) {
+    const auto a = with(v);
+    return bp::native_layer_norm(a[0], norm, a[1], a[2], 1e-5)[0];
+  };
+  auto backward = [with, norm, which](const Tensor& g, const Tensor& v, Device d) {
+    const auto a = with(v);
+    const std::vector<Tensor> stats = bp::native_layer_norm(a[0], norm, a[1], a[2], 1e-5);
+    std::array<bool, 3> mask{};
+    mask[which] = true;
+    return bp::native_layer_norm_backward(on(g, d), on(a[0], d), norm, on(stats[1], d),
+                                          on(stats[2], d), on(a[1], d), on(a[2], d), mask)[which];
+  };
+  return GradientProblem{in.tensor(as_ref(fixed_args[which].sizes()), kF64), forward, backward};
+}
+
+void add_layer_norm_checks(std::vector<GradientCheck>& out) {
+  const std::string op = "native_layer_norm_backward";
+  const char* samples[] = {"input_4x3x5", "weight_3x5", "bias_3x5"};
+  for (size_t which = 0; which < 3; ++which)
+    out.push_back(GradientCheck{op + "." + samples[which], op,
+                                [which](InputMaker& in) { return layer_norm_problem(in, which); }});
+}
+
+}  // namespace
+
+const std::vector<GradientCheck>& gradient_checks() {
+  static const std::vector<GradientCheck> checks = [] {
+    std::vector<GradientCheck> out;
+    add_activation_checks(out);
+    add_softmax_checks(out);
+    add_mse_checks(out);
+    add_nll_checks(out);
+    add_layer_norm_checks(out);
+    return out;
+  }();
+  return checks;
+}
+
+}  // namespace bp::conformance
