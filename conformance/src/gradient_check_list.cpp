@@ -92,7 +92,7 @@ void add_softmax_checks(std::vector<GradientCheck>& out) {
 // The checks' fixed tensors (targets, weights, the inputs a check does not differentiate)
 // are drawn when a case runs, from these seeds: the list itself holds no tensor (a static
 // one would outlive the runtime's allocator).
-constexpr uint64_t kMseSeed = 27, kNllSeed = 28, kLayerNormSeed = 29;
+constexpr uint64_t kMseSeed = 27, kNllSeed = 28, kLayerNormSeed = 29, kEmbeddingSeed = 30;
 
 struct Reduction {
   int64_t value;
@@ -187,6 +187,24 @@ void add_layer_norm_checks(std::vector<GradientCheck>& out) {
                                 [which](InputMaker& in) { return layer_norm_problem(in, which); }});
 }
 
+// embedding's gradient with respect to its weight [9, 4], over 12 indices with repeats (rows
+// 0..5 only, so rows 6..8 get none); no padding_idx or frequency scaling, which are not the
+// derivative of the forward op.
+void add_embedding_checks(std::vector<GradientCheck>& out) {
+  const std::string op = "embedding_dense_backward";
+  out.push_back(GradientCheck{
+      op + ".repeated_indices_3x4", op, [](InputMaker& in) {
+        InputMaker fixed(kEmbeddingSeed);
+        const Tensor indices = fixed.indices({3, 4}, 0, 5);
+        return GradientProblem{in.tensor({9, 4}, kF64),
+                               [indices](const Tensor& w) { return bp::embedding(w, indices); },
+                               [indices](const Tensor& g, const Tensor& w, Device d) {
+                                 return bp::embedding_dense_backward(on(g, d), on(indices, d),
+                                                                     w.size(0), -1, false);
+                               }};
+      }});
+}
+
 }  // namespace
 
 const std::vector<GradientCheck>& gradient_checks() {
@@ -197,6 +215,7 @@ const std::vector<GradientCheck>& gradient_checks() {
     add_mse_checks(out);
     add_nll_checks(out);
     add_layer_norm_checks(out);
+    add_embedding_checks(out);
     return out;
   }();
   return checks;

@@ -88,6 +88,9 @@ constexpr Rule kRules[] = {
      "_log_softmax_backward_data mse_loss nll_loss_forward nll_loss "
      "cross_entropy_loss",
      Kind::Reduction, 0, 0, 0},
+    // Adds through indices, in the index's order with one rounding each on every backend;
+    // K is the number of adds (a GPU's fused multiply-add of alpha may round once less).
+    {"index_add embedding_dense_backward", Kind::Reduction, 0, 0, 0},
 };
 
 bool rule_has(const Rule& rule, std::string_view name) {

@@ -62,6 +62,7 @@ Catalog build_catalog() {
   ops::register_nn_backward_ops(c);
   ops::register_loss_ops(c);
   ops::register_pointwise_ops(c);
+  ops::register_indexed_write_ops(c);
   return c;
 }
 

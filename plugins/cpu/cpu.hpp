@@ -72,5 +72,6 @@ void register_data_movement_index_kernels(sdk::Registrar& r);  // cat index_sele
 void register_linalg_kernels(sdk::Registrar& r);               // matmul (oneDNN sgemm)
 void register_nn_kernels(sdk::Registrar& r);  // fused softmax log_softmax layer_norm rms_norm
 void register_activation_backward_kernels(sdk::Registrar& r);  // threshold_backward ...
+void register_indexed_write_kernels(sdk::Registrar& r);        // index_add
 
 }  // namespace bp::cpu

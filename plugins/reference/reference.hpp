@@ -85,5 +85,6 @@ void register_reduction_kernels(sdk::Registrar& r);            // sum prod amax 
 void register_data_movement_index_kernels(sdk::Registrar& r);  // cat index_select gather
 void register_linalg_kernels(sdk::Registrar& r);               // matmul
 void register_activation_backward_kernels(sdk::Registrar& r);  // threshold_backward ...
+void register_indexed_write_kernels(sdk::Registrar& r);        // index_add
 
 }  // namespace bp::reference

@@ -123,6 +123,7 @@ const std::vector<Expected> kOpSetV1 = {
     {"_softmax_backward_data", C},
     {"_log_softmax_backward_data", C},
     {"native_layer_norm_backward", C},
+    {"embedding_dense_backward", C},
     {"mse_loss", C},
     {"mse_loss_backward", C},
     {"nll_loss_forward", C},
@@ -132,7 +133,8 @@ const std::vector<Expected> kOpSetV1 = {
     {"addcmul", C},
     {"addcdiv", C},
     {"lerp.Scalar", C},
-    {"zero_", C}};
+    {"zero_", C},
+    {"index_add", P}};
 
 const char* kind_str(OpKind k) {
   return k == OpKind::Primitive ? "primitive" : "composite";

@@ -1,7 +1,7 @@
 """The seeded cases of the training op set (docs/training.md) for the differential test: the
 activation gradients, the softmax gradients, the mse and nll/cross-entropy losses and the
 optimizers' pointwise ops (addcmul, addcdiv, lerp.Scalar, zero_) and native_layer_norm with
-its gradient, with broadcasting, 0-d and
+its gradient, index_add and embedding_dense_backward, with broadcasting, 0-d and
 empty operands, special values and PyTorch's dtype rules (mixed dtypes, what it refuses).
 cases.Generator inherits TrainingCases and runs them as its last group, `training`, so they
 draw their values after every other group's. Pinned inputs (`pinned`) are ones that once
@@ -50,6 +50,7 @@ class TrainingCases:
         self.nll_losses()
         self.optimizer_pointwise()
         self.layer_norms()
+        self.indexed_writes()
 
     # --- activation gradients ----------------------------------------------------------
     def threshold_gradients(self):
@@ -401,6 +402,52 @@ class TrainingCases:
                         ("rstd", exact(rstd)), ("weight", w), ("bias", b),
                         ("output_mask", Arg("ints", [1, 1, 1]))],
                         torch_fn=layer_norm_backward)
+
+    # --- writes through indices ----------------------------------------------------------
+    def index(self, values, shape=None, dtype="i64"):
+        """An index Tensor argument of exactly `values` (flat, row-major) in `shape`."""
+        idx = self.values.tensor(dtype, [len(values)] if shape is None else shape,
+                                 layout="contiguous")
+        idx.base = torch.tensor(values, dtype=idx.base.dtype)
+        return T(idx)
+
+    def indexed_writes(self):
+        """index_add over repeated indices, dims, 0-d and empty operands, a broadcast source,
+        alpha of each kind (an integer tensor truncates a float alpha, as PyTorch), and the
+        inputs PyTorch refuses; embedding_dense_backward with padding and frequency scaling."""
+        layouts = [([4, 3], 0, [3, 0, 0, 2, 3]), ([4, 3], 1, [2, 2, 0]), ([2, 3, 4], -1, [1, 1, 0]),
+                   ([5], 0, [4, 0, 4]), ([], 0, [0]), ([4, 3], 0, [])]
+        for dtype in ALL:
+            alphas = [1, -1.5] if dtype in FLOATS else [True] if dtype == "bool" else [1, 3]
+            for (shape, dim, index), alpha in zip(layouts, alphas * 3):
+                source = list(shape)
+                if source:
+                    source[dim] = len(index)
+                self.add("index_add", "training", [
+                    ("self", self.tensor(dtype, shape)), ("dim", Arg("int", dim)),
+                    ("index", self.index(index, dtype=self.rng.choice(["i64", "i32"]))),
+                    ("source", self.tensor(dtype, source)), ("alpha", S(alpha))])
+        for args in [(("i32", [3], 0, [0], [1]), 2.5), (("f32", [4, 3], 0, [1, 1], [2, 1]), 1),
+                     (("f32", [4, 3], 0, [4], [1, 3]), 1), (("f32", [4, 3], 0, [0], [1, 3]), 1),
+                     (("f32", [4, 3], 0, [0], [1, 4]), 1), (("i8", [2], 0, [1], [1]), 300)]:
+            (dtype, shape, dim, index, source), alpha = args
+            self.add("index_add", "training", [
+                ("self", self.tensor(dtype, shape)), ("dim", Arg("int", dim)),
+                ("index", self.index(index)), ("source", self.tensor(dtype, source)),
+                ("alpha", S(alpha))])
+        self.add("index_add", "training", [
+            ("self", self.tensor("f32", [3])), ("dim", Arg("int", 0)),
+            ("index", self.index([0])), ("source", self.tensor("f64", [1])), ("alpha", S(1))])
+        for dtype in FLOATS:
+            for index, shape, rows, padding, scale in [
+                    ([3, 0, 0, 2, 3, 3], [6], 5, -1, False), ([1, 1, 0, 4, 1, 2], [2, 3], 5, 1, False),
+                    ([3, 0, 0, 2, 3, 3], [6], 4, -1, True), ([2, 2, 1, 0], [4], 3, 2, True),
+                    ([2], [], 3, -1, False), ([], [0], 3, -1, False)]:
+                self.add("embedding_dense_backward", "training", [
+                    ("grad_output", self.tensor(dtype, shape + [4], "normal")),
+                    ("indices", self.index(index, shape, self.rng.choice(["i64", "i32"]))),
+                    ("num_weights", Arg("int", rows)), ("padding_idx", Arg("int", padding)),
+                    ("scale_grad_by_freq", Arg("bool", scale))])
 
 
 def layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, weight, bias,

@@ -3,8 +3,10 @@ each model on seeded synthetic data on every device, by SGD (momentum) and AdamW
 per-step losses and the final parameters must match the same training on torch CPU:
   - a 2-layer MLP classifier, 20 steps, each optimizer in its for-loop and foreach mode;
   - a causal TransformerEncoderLayer regressing a target sequence, 10 steps;
+  - a small language model (token embedding, that layer, a vocabulary head) predicting the
+    next token, 10 steps: embedding's gradient is embedding_dense_backward;
   - torchvision's resnet18 at 2x3x32x32, 10 steps.
-The MLP's and the transformer's steps run every op on the device (no CPU fallback);
+The MLP's, the transformer's and the language model's steps run every op on the device (no CPU fallback);
 resnet18's fallbacks (convolution, pooling and batch norm, which Backplane lacks yet) are
 reported in the end-of-run table. resnet18 at a batch of 2 is compared on its first step
 only: layer4's batch norms normalise 2 values per channel (its maps are 1x1), which
@@ -21,8 +23,9 @@ from conftest import record
 
 # Per-step losses: relative. Parameters after the last step: absolute. f32 sums in another
 # order drift by a few ulps a step; AdamW's normalised steps amplify that the most.
-LOSS_TOLERANCE = {"mlp": 1e-5, "transformer": 1e-4, "resnet18": 1e-5}
-PARAMETER_TOLERANCE = {"mlp": 1e-5, "transformer": 2e-4, "resnet18": 1e-5}
+LOSS_TOLERANCE = {"mlp": 1e-5, "transformer": 1e-4, "language_model": 1e-4, "resnet18": 1e-5}
+PARAMETER_TOLERANCE = {"mlp": 1e-5, "transformer": 2e-4, "language_model": 2e-4,
+                       "resnet18": 1e-5}
 
 
 def mlp_problem():
@@ -52,6 +55,28 @@ def transformer_problem():
     return CausalEncoder(), inputs, targets, torch.nn.functional.mse_loss, 10
 
 
+class LanguageModel(torch.nn.Module):
+    """Tokens -> embedding (with a padding row) -> a causal encoder layer -> vocabulary logits,
+    flattened to [tokens, vocabulary] for cross_entropy."""
+
+    def __init__(self, vocabulary=40, width=32):
+        super().__init__()
+        self.embed = torch.nn.Embedding(vocabulary, width, padding_idx=0)
+        self.encoder = CausalEncoder()
+        self.head = torch.nn.Linear(width, vocabulary)
+
+    def forward(self, tokens):
+        logits = self.head(self.encoder(self.embed(tokens)))
+        return logits.reshape(-1, logits.shape[-1])
+
+
+def language_model_problem():
+    torch.manual_seed(0)
+    sequence = torch.randint(0, 40, (2, 13))  # repeated tokens, some of them the padding row
+    inputs, targets = sequence[:, :-1], sequence[:, 1:].reshape(-1)
+    return LanguageModel(), inputs, targets, torch.nn.functional.cross_entropy, 10
+
+
 def resnet18_problem():
     torchvision = pytest.importorskip("torchvision")
     torch.manual_seed(0)
@@ -64,17 +89,17 @@ def resnet18_problem():
 # resnet18 the first step's loss and gradients are compared (an optimizer's first step would
 # turn a gradient component of rounding-noise size into a full step: AdamW's m / sqrt(v) is
 # +-1 there), PARAMETER_TOLERANCE is then relative to each parameter's largest gradient.
-COMPARED_STEPS = {"mlp": None, "transformer": None, "resnet18": 1}
+COMPARED_STEPS = {"mlp": None, "transformer": None, "language_model": None, "resnet18": 1}
 
 
 PROBLEMS = {"mlp": mlp_problem, "transformer": transformer_problem,
-            "resnet18": resnet18_problem}
+            "language_model": language_model_problem, "resnet18": resnet18_problem}
 # Learning rates per model: resnet18 fits its two images in a few steps at the MLP's rates,
 # and a loss near 0 has no relative error to compare. AdamW's eps is 1e-6 (not 1e-8): a
 # parameter whose true gradient is 0 (attention's key bias, to which softmax is invariant)
 # gets rounding noise of ~1e-9 as its gradient on every device, which eps=1e-8 would turn
 # into steps of the full learning rate, in a direction the noise picks.
-LEARNING_RATE_SCALE = {"mlp": 1.0, "transformer": 1.0, "resnet18": 0.1}
+LEARNING_RATE_SCALE = {"mlp": 1.0, "transformer": 1.0, "language_model": 1.0, "resnet18": 0.1}
 OPTIMIZERS = {
     "sgd": lambda params, foreach, scale: torch.optim.SGD(params, lr=0.1 * scale, momentum=0.9,
                                                           foreach=foreach),
@@ -145,6 +170,12 @@ def test_mlp_training_matches_cpu(device, optimizer_name, foreach):
 @pytest.mark.parametrize("optimizer_name", sorted(OPTIMIZERS))
 def test_transformer_training_matches_cpu(device, optimizer_name):
     counts = check_training("transformer", device, optimizer_name, foreach=False)
+    assert counts == {}, f"ops of the training step ran on the CPU fallback: {counts}"
+
+
+@pytest.mark.parametrize("optimizer_name", sorted(OPTIMIZERS))
+def test_language_model_training_matches_cpu(device, optimizer_name):
+    counts = check_training("language_model", device, optimizer_name, foreach=False)
     assert counts == {}, f"ops of the training step ran on the CPU fallback: {counts}"
 
 

@@ -1,6 +1,6 @@
 """The cases of test_ops.py for the training op set (docs/training.md): the activation and
-softmax gradients, the losses and their gradients, baddbmm, and the optimizers' pointwise
-ops, through the aten overloads autograd and torch.optim call. Each *_cases(b) adds its
+softmax gradients, the losses and their gradients, baddbmm, the optimizers' pointwise
+ops, index_add and embedding_dense_backward, through the aten overloads autograd and torch.optim call. Each *_cases(b) adds its
 cases to a Builder (op_cases.py), in a fixed order: the seeded inputs depend on it.
 """
 
@@ -27,6 +27,7 @@ def training_cases(b):
     optimizer_pointwise_cases(b)
     baddbmm_cases(b)
     layer_norm_cases(b)
+    indexed_write_cases(b)
 
 
 def activation_gradient_cases(b):
@@ -362,3 +363,44 @@ def layer_norm_cases(b):
           *[out_arg(b.gen, meta, "contiguous") for meta in grads], form="out",
           written=(8, 9, 10), tol="accum")
 
+
+
+def rows(b, count, size, dtype="i64"):
+    """An index Arg of `count` values in [0, size): repeats whenever count > size."""
+    return Arg(torch.randint(0, size, [count], generator=b.gen).to(DTYPES[dtype]))
+
+
+def indexed_write_cases(b):
+    """index_add (functional, out=, in place) and embedding_dense_backward, which autograd
+    calls for embedding's weight."""
+    op = "index_add"
+    for dtype in ALL:
+        alpha = 1 if dtype == "bool" else 2
+        b.functional(op, dtype, lambda s, d, i, x, a=alpha: torch.index_add(s, d, i, x, alpha=a),
+                     [b.t([4, 3], dtype, "special"), 0, rows(b, 6, 4), b.t([6, 3], dtype)],
+                     "accum")
+    for label, args in [
+            ("f32-dim1-i32-views", [b.t([3, 4], "f32", layout="transposed"), 1,
+                                    rows(b, 7, 4, "i32"), b.t([3, 7], "f32", layout="stepped")]),
+            ("f32-0d", [b.t([], "f32"), 0, Arg(torch.tensor(0)), b.t([], "f32")]),
+            ("f32-empty-index", [b.t([3, 4], "f32"), 0, rows(b, 0, 3), b.t([0, 4], "f32")]),
+            ("f32-broadcast-source", [b.t([3, 4], "f32"), 0, rows(b, 5, 3), b.t([5, 1], "f32")]),
+            ("f32-out-of-range", [b.t([3, 4], "f32"), 0, Arg(torch.tensor([0, 3])),
+                                  b.t([2, 4], "f32")]),
+            ("f32-source-f64", [b.t([3, 4], "f32"), 0, rows(b, 2, 3), b.t([2, 4], "f64")])]:
+        b.functional(op, label, torch.index_add, args, "accum")
+    b.out(op, "f32", torch.index_add, [b.t([5, 3], "f32"), 0, rows(b, 8, 5), b.t([8, 3], "f32")],
+          "accum")
+    b.in_place(op, "f32-inplace", lambda s, d, i, x: s.index_add_(d, i, x, alpha=-0.5),
+               [b.t([5, 3], "f32"), 0, rows(b, 8, 5), b.t([8, 3], "f32")], "accum")
+    b.in_place(op, "i64-inplace-views", torch.Tensor.index_add_,
+               [b.t([3, 5], "i64", layout="transposed"), 1, rows(b, 9, 5), b.t([3, 9], "i64")])
+    op, fn = "embedding_dense_backward", aten.embedding_dense_backward
+    for dtype in FLOATS:
+        b.functional(op, dtype, fn, [b.t([2, 5, 4], dtype), Arg(torch.randint(
+            0, 6, [2, 5], generator=b.gen)), 6, -1, False], "accum")
+    for label, padding, scale in [("f32-padding", 2, False), ("f32-scale", -1, True),
+                                  ("f32-padding-scale", 0, True)]:
+        b.functional(op, label, fn, [b.t([8, 3], "f32"), rows(b, 8, 4, "i32"), 4, padding,
+                                     scale], "accum")
+    b.out(op, "f32", fn, [b.t([6, 3], "f32"), rows(b, 6, 5), 5, -1, False], "accum")

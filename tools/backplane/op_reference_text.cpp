@@ -316,6 +316,21 @@ the counted rows' weights (0 for `reduction=0` with a 2-D `self`). `cross_entrop
 converted to their promoted dtype; f16/bf16 compute in f32 and round once; `addcdiv` refuses two integral tensors, and a floating `value` with an integral
 result is an error. `zero_` fills `self` with 0.)",
        R"(The in-place forms (`addcmul_`, ...) are these ops with `self` as the output.)"},
+      {"Writes through indices: index_add, and embedding's gradient",
+       {"index_add", "embedding_dense_backward"},
+       R"(- **index_add**: `self` and `source` of one dtype and rank (>= 1: 0-d is given as `[1]`),
+  `source` with `index.numel()` along `dim` and `self`'s sizes elsewhere (a size-1 dim of
+  `source` is expanded with stride 0); `index` i64 or i32, 1-D (0-d given as `[1]`); `alpha`
+  as PyTorch reads it for the dtype (truncated for integers, any nonzero value for bool).
+- **embedding_dense_backward**: a composite: `index_add(zeros([num_weights, D]), 0,
+  indices.flatten(), grad_output rows)`, rows whose index is `padding_idx` zeroed first,
+  and each row times 1 / its index's count with `scale_grad_by_freq`. `grad_output` is
+  floating, `indices.shape + [D]` (any shape holding one row of D per index).)",
+       R"(- Repeated indices add in the index's order, one rounding per add (PyTorch's CPU order):
+  every backend gives one element's adds to one thread or work item, so the result is
+  deterministic. Integers wrap; bool is `acc || (alpha && src)`.
+- Every index is checked; an out-of-range one is `BP_ERR_INDEX` naming it (PyTorch's
+  embedding_dense_backward writes out of bounds there).)"},
   };
   return families;
 }

@@ -72,5 +72,7 @@ void add_gradient_records(std::vector<OpRecord>& out);
 // mse_loss(_backward), nll_loss_forward/backward, nll_loss, cross_entropy_loss, addcmul,
 // addcdiv, lerp.Scalar, zero_ (training_losses.cpp)
 void add_loss_and_optimizer_records(std::vector<OpRecord>& out);
+// index_add, embedding_dense_backward (indexed_writes.cpp)
+void add_indexed_write_records(std::vector<OpRecord>& out);
 
 }  // namespace bp::conformance::detail

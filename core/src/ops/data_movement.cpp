@@ -12,8 +12,6 @@
 namespace bp::ops {
 namespace {
 
-constexpr DtypeMask kIndexDtypes = dtype_bit(ScalarType::Int32) | dtype_bit(ScalarType::Int64);
-
 // A kernel writing through a view with a stride-0 dim of size > 1 would write one memory
 // location from several elements (a race on parallel devices); PyTorch refuses it too.
 void check_no_internal_overlap(const OpDef& op, size_t i, const Tensor& t) {

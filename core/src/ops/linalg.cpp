@@ -78,13 +78,6 @@ MetaResult matmul_meta(const OpDef& op, std::span<IValue> args) {
   return r;
 }
 
-// PyTorch reads beta and alpha as the tensor's own type: for integer tensors they are
-// truncated to integers (addmm(..., alpha=2.9) multiplies by 2). A bool becomes 0 or 1.
-Scalar coefficient_for(const Scalar& s, ScalarType dtype) {
-  if (s.is_bool() || (s.is_floating() && is_integral(dtype))) return Scalar(s.to_int());
-  return s;
-}
-
 // addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor
 // beta * self + alpha * (mat1 @ mat2); mat1 [n, k], mat2 [k, m], self broadcastable to
 // [n, m] (and given to a fused kernel expanded to it).

@@ -54,6 +54,9 @@ inline constexpr DtypeMask kIntegralDtypes =
     dtype_bit(ScalarType::Int32) | dtype_bit(ScalarType::Int64);
 inline constexpr DtypeMask kAllDtypes =
     kFloatingDtypes | kIntegralDtypes | dtype_bit(ScalarType::Bool);
+// The dtypes of an index tensor (index_select, index_add, embedding's indices).
+inline constexpr DtypeMask kIndexDtypes =
+    dtype_bit(ScalarType::Int32) | dtype_bit(ScalarType::Int64);
 
 // `subject` describes where the dtype comes from and is completed with " is <dtype>", e.g.
 // "input 'self'" or "the promoted dtype of 'self' and 'other'"; `hint` (optional) is
@@ -77,6 +80,14 @@ bool scalar_fits(const Scalar& value, ScalarType dtype);
 //   "fill_.Scalar: argument 'value' = 300 cannot be converted to i8 without overflow"
 void check_scalar_fits(const OpDef& op, std::string_view arg, const Scalar& value,
                        ScalarType dtype);
+
+// A coefficient (alpha, beta) as PyTorch reads it for a tensor of `dtype`: for integer
+// tensors a floating one is truncated (addmm(..., alpha=2.9) multiplies by 2); a bool
+// becomes 0 or 1. Range checks are the caller's (check_scalar_fits).
+inline Scalar coefficient_for(const Scalar& s, ScalarType dtype) {
+  if (s.is_bool() || (s.is_floating() && is_integral(dtype))) return Scalar(s.to_int());
+  return s;
+}
 
 // The values of a loss's `int reduction` argument (PyTorch's at::Reduction).
 inline constexpr int64_t kReductionNone = 0;

@@ -7,7 +7,7 @@
 //                               bias; xhat = (x - mean) * rstd, gw = grad * weight
 // where y is the forward call's output and the means run over the normalized dims, the sums
 // over the others. f16/bf16 compute in f32 and round once, as the forward composites
-// (nn.cpp) do.
+// (nn.cpp) do. embedding_dense_backward is an index_add of grad_output's rows.
 #include "composite_util.hpp"
 #include "meta_util.hpp"
 #include "register.hpp"
@@ -139,6 +139,73 @@ std::vector<Tensor> layer_norm_backward_decompose(OpContext& ctx, std::span<cons
   return out;
 }
 
+// embedding_dense_backward(Tensor grad_output, Tensor indices, int num_weights,
+//     int padding_idx, bool scale_grad_by_freq) -> Tensor: [num_weights, D] in grad_output's
+// dtype, D = grad_output.size(-1); grad_output holds one row of D per index. As PyTorch's
+// CPU kernel, any padding_idx is accepted (-1, or a value no index has, skips nothing).
+MetaResult embedding_backward_meta(const OpDef& op, std::span<IValue> args) {
+  const Tensor& grad = tensor_arg(op, args, 0);
+  const Tensor& indices = tensor_arg(op, args, 1);
+  check_floating(op, "input 'grad_output'", grad.dtype());
+  check_dtype_in(op, "input 'indices'", indices.dtype(), kIndexDtypes);
+  BP_CHECK(grad.dim() >= 1 && grad.numel() == indices.numel() * grad.size(-1), ErrorCode::Shape,
+           "{}: argument 'grad_output' of shape {} must hold one row per index of 'indices' "
+           "of shape {} (shape indices.shape + [D])",
+           op.name, shape_str(as_ref(grad.sizes())), shape_str(as_ref(indices.sizes())));
+  const int64_t num_weights = args[2].to_int();
+  BP_CHECK(num_weights >= 0, ErrorCode::InvalidArgument,
+           "{}: argument 'num_weights' is {}, but it must not be negative", op.name, num_weights);
+  MetaResult r;
+  r.compute_dtype = grad.dtype();
+  r.outputs.push_back(TensorMeta{Shape{num_weights, grad.size(-1)}, grad.dtype(), std::nullopt});
+  return r;
+}
+
+// 1 / (how often each entry's index occurs in `idx`), as a column [n, 1] in `dtype`.
+Tensor inverse_index_counts(OpContext& ctx, const Tensor& idx, int64_t num_weights,
+                            ScalarType dtype) {
+  static const OpId kFill = op_id("fill_.Scalar");
+  static const OpId kIndexAdd = op_id("index_add");
+  static const OpId kIndexSelect = op_id("index_select");
+  static const OpId kReciprocal = op_id("reciprocal");
+  const int64_t n = idx.numel();
+  Tensor counts = ctx.empty({num_weights}, ScalarType::Int64);
+  Tensor ones = ctx.empty({n}, ScalarType::Int64);
+  ctx.call(kFill, {counts, Scalar(int64_t{0})});
+  ctx.call(kFill, {ones, Scalar(int64_t{1})});
+  counts = ctx.call1(kIndexAdd, {counts, int64_t{0}, idx, ones, Scalar(int64_t{1})});
+  const Tensor per_entry = ctx.call1(kIndexSelect, {counts, int64_t{0}, idx});
+  return ctx.call1(kReciprocal, {convert_to(ctx, per_entry, dtype)}).view({n, 1});
+}
+
+// grad_weight = index_add(zeros, 0, indices, rows of grad_output): the rows are added in the
+// order of the indices, one rounding per add, as PyTorch's CPU kernel adds them. Rows whose
+// index is padding_idx become zeros first; scale_grad_by_freq divides each row by its index's
+// count (multiplies by its reciprocal, as PyTorch's kernel scales).
+std::vector<Tensor> embedding_backward_decompose(OpContext& ctx, std::span<const IValue> args) {
+  static const OpId kFill = op_id("fill_.Scalar");
+  static const OpId kIndexAdd = op_id("index_add");
+  static const OpId kWhere = op_id("where.self");
+  static const OpId kEq = op_id("eq.Scalar");
+  static const OpId kMul = op_id("mul.Tensor");
+  const Tensor& grad_output = args[0].tensor();
+  const ScalarType dtype = grad_output.dtype();
+  const int64_t num_weights = args[2].to_int(), padding_idx = args[3].to_int();
+  const int64_t d = grad_output.size(-1), n = args[1].tensor().numel();
+  const Tensor idx = flattened(ctx, args[1].tensor());
+  Tensor rows = flattened(ctx, grad_output).view({n, d});
+  if (args[4].to_bool()) {
+    const ScalarType acc = accumulate_dtype(dtype);
+    const Tensor scale = inverse_index_counts(ctx, idx, num_weights, acc);
+    rows = convert_to(ctx, ctx.call1(kMul, {convert_to(ctx, rows, acc), scale}), dtype);
+  }
+  const Tensor padded = ctx.call1(kEq, {idx, Scalar(padding_idx)}).view({n, 1});
+  rows = ctx.call1(kWhere, {padded, scalar_operand(ctx, 0.0, dtype), rows});
+  Tensor zeros = ctx.empty({num_weights, d}, dtype);
+  ctx.call(kFill, {zeros, Scalar(0.0)});
+  return {ctx.call1(kIndexAdd, {zeros, int64_t{0}, idx, rows, Scalar(int64_t{1})})};
+}
+
 }  // namespace
 
 void register_nn_backward_ops(Catalog& c) {
@@ -155,6 +222,10 @@ void register_nn_backward_ops(Catalog& c) {
        "Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask) "
        "-> (Tensor, Tensor, Tensor)",
        OpKind::Composite, layer_norm_backward_meta, layer_norm_backward_decompose});
+  c.add(
+      {"embedding_dense_backward(Tensor grad_output, Tensor indices, int num_weights, "
+       "int padding_idx, bool scale_grad_by_freq) -> Tensor",
+       OpKind::Composite, embedding_backward_meta, embedding_backward_decompose});
 }
 
 }  // namespace bp::ops

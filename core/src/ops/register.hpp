@@ -24,5 +24,6 @@ void register_loss_ops(Catalog& c);                 // mse_loss(_backward), nll_
                                                     // nll_loss_backward, nll_loss,
                                                     // cross_entropy_loss
 void register_pointwise_ops(Catalog& c);            // addcmul addcdiv lerp.Scalar zero_
+void register_indexed_write_ops(Catalog& c);        // index_add
 
 }  // namespace bp::ops

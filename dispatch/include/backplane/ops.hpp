@@ -42,6 +42,12 @@ Tensor where(const Tensor& condition, Scalar self, Scalar other);
 Tensor where(const Tensor& condition, Scalar self, const Tensor& other);
 Tensor where(const Tensor& condition, const Tensor& self, Scalar other);
 Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t padding_idx = -1);
+// index_add: self with alpha * source[..., i, ...] added at self[..., index[i], ...] along
+// dim, in the order of i (repeated indices accumulate).
+Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
+                 Scalar alpha = 1);
+Tensor& index_add_out(Tensor& out, const Tensor& self, int64_t dim, const Tensor& index,
+                      const Tensor& source, Scalar alpha = 1);
 
 // ---- elementwise unary -----------------------------------------------------------------
 Tensor neg(const Tensor& self);
@@ -282,6 +288,11 @@ std::vector<Tensor> native_layer_norm_backward(const Tensor& grad_out, const Ten
                                                const std::optional<Tensor>& weight,
                                                const std::optional<Tensor>& bias,
                                                std::array<bool, 3> output_mask);
+// The gradient of embedding's weight: [num_weights, D] with each row of grad_output added at
+// its index's row (indices equal to padding_idx skipped; scale_grad_by_freq divides each row
+// by its index's count).
+Tensor embedding_dense_backward(const Tensor& grad_output, const Tensor& indices,
+                                int64_t num_weights, int64_t padding_idx, bool scale_grad_by_freq);
 
 // A loss's `reduction` (PyTorch's at::Reduction values).
 inline constexpr int64_t kReductionNone = 0;

@@ -92,4 +92,15 @@ Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t padding_id
   return call1(kOp, {weight, indices, padding_idx});
 }
 
+Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
+                 Scalar alpha) {
+  static const OpId kOp = op_id("index_add");
+  return call1(kOp, {self, dim, index, source, alpha});
+}
+Tensor& index_add_out(Tensor& out, const Tensor& self, int64_t dim, const Tensor& index,
+                      const Tensor& source, Scalar alpha) {
+  static const OpId kOp = op_id("index_add");
+  return out1(out, kOp, {self, dim, index, source, alpha});
+}
+
 }  // namespace bp

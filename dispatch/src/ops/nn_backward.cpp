@@ -1,5 +1,6 @@
 // The typed operator API (backplane/ops.hpp): the gradients of softmax, log_softmax and
-// layer_norm. Their schemas and decompositions are in core/src/ops/nn_backward.cpp.
+// layer_norm, and embedding_dense_backward. Their schemas and decompositions are in
+// core/src/ops/nn_backward.cpp.
 #include "typed_call.hpp"
 
 #include "backplane/ops.hpp"
@@ -29,6 +30,12 @@ std::vector<Tensor> native_layer_norm_backward(const Tensor& grad_out, const Ten
   const Shape mask(output_mask.begin(), output_mask.end());
   return call(kOp,
               {grad_out, input, dims(normalized_shape), mean, rstd, opt(weight), opt(bias), mask});
+}
+
+Tensor embedding_dense_backward(const Tensor& grad_output, const Tensor& indices,
+                                int64_t num_weights, int64_t padding_idx, bool scale_grad_by_freq) {
+  static const OpId kOp = op_id("embedding_dense_backward");
+  return call1(kOp, {grad_output, indices, num_weights, padding_idx, scale_grad_by_freq});
 }
 
 }  // namespace bp

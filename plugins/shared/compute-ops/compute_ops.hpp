@@ -51,5 +51,6 @@ void register_data_movement(OpRegistrar& ops);  // copy_, fill_, arange, cat, in
 void register_reductions(OpRegistrar& ops);     // sum, prod, amax, amin, argmax, ...
 void register_linalg(OpRegistrar& ops);         // matmul
 void register_activation_backward(OpRegistrar& ops);  // threshold_backward ... tanh_backward
+void register_indexed_writes(OpRegistrar& ops);       // index_add
 
 }  // namespace bp::clk

@@ -52,8 +52,23 @@ ScalarValue value_bits(bp_dtype dtype, const bp_value& value) {
 
 }  // namespace
 
+IndexStatus::IndexStatus(ComputeDevice& device) : buffer_(device, 16) {
+  const int64_t zeros[2] = {0, 0};
+  device.write(buffer_.address(), zeros, sizeof zeros);
+}
+
+void IndexStatus::check(ComputeDevice& device, const char* op, int64_t dim,
+                        int64_t dim_size) const {
+  int64_t result[2];
+  device.read(result, buffer_.address(), sizeof result);
+  if (static_cast<int32_t>(result[0]) != 0)
+    throw sdk::Error(BP_ERR_INDEX, std::string(op) + ": index " + std::to_string(result[1]) +
+                                       " is out of range for dimension " + std::to_string(dim) +
+                                       " with size " + std::to_string(dim_size));
+}
+
 // Raw copy of `src` into `dst` (same dtype and shape): also cat's and the fallbacks' copy.
-void copy_bytes_of(ComputeDevice& device, const bp_tensor& dst, const bp_tensor& src) {
+void copy_raw(ComputeDevice& device, const bp_tensor& dst, const bp_tensor& src) {
   const bp_tensor* tensors[] = {&dst, &src};
   launch_elementwise(device, kCopyProgram, dst.dtype, "copy_raw", tensors);
 }
@@ -66,7 +81,7 @@ bp_status copy_kernel(const bp_call* c) {
     const bp_tensor& self = tensor_arg(c, 0);
     const bp_tensor& src = tensor_arg(c, 1);
     ComputeDevice& device = device_for(context_of(c), self.dtype);
-    if (src.dtype == self.dtype) return copy_bytes_of(device, self, src);
+    if (src.dtype == self.dtype) return copy_raw(device, self, src);
     device_for(context_of(c), src.dtype);  // an f64 source needs fp64 too
     const std::string kernel = std::string("copy_from_") + variant(src.dtype);
     const bp_tensor* tensors[] = {&self, &src};
@@ -127,7 +142,7 @@ bp_status cat_kernel(const bp_call* c) {
       if (in.ndim != out.ndim) continue;  // a legacy empty [0] tensor (docs/ops.md)
       TensorView slice(out, in.ndim, in.shape, out.strides);
       slice.t.byte_offset = out.byte_offset + static_cast<uint64_t>(at * out.strides[dim]) * elem;
-      copy_bytes_of(device, slice.t, in);
+      copy_raw(device, slice.t, in);
       at += in.shape[dim];
     }
   });
@@ -150,9 +165,7 @@ void take(const bp_call* c, const bp_tensor& self, int64_t dim, const bp_tensor&
                               {self_strides, element_offset(self)},
                               {index_strides, element_offset(index)}};
   const Geom g = make_geometry(out.shape, out.ndim, operands);
-  DeviceBuffer status(device, 16);
-  const int64_t zeros[2] = {0, 0};
-  device.write(status.address(), zeros, sizeof zeros);
+  const IndexStatus status(device);
   const int64_t dim_stride = self.strides[dim], dim_size = self.shape[dim], n = numel(out);
   const KernelArg args[] = {memory_arg(out.data),   memory_arg(self.data),
                             memory_arg(index.data), memory_arg(status.address()),
@@ -161,13 +174,7 @@ void take(const bp_call* c, const bp_tensor& self, int64_t dim, const bp_tensor&
   const char* kernel = index.dtype == BP_DTYPE_I64 ? "take_i64" : "take_i32";
   device.launch(device.kernel(kIndexProgram, variant(self.dtype), kernel), args,
                 whole_groups(device, n));
-  int64_t result[2];
-  device.read(result, status.address(), sizeof result);
-  if (static_cast<int32_t>(result[0]) != 0)
-    throw sdk::Error(BP_ERR_INDEX, std::string(c->op_name) + ": index " +
-                                       std::to_string(result[1]) +
-                                       " is out of range for dimension " + std::to_string(dim) +
-                                       " with size " + std::to_string(dim_size));
+  status.check(device, c->op_name, dim, dim_size);
 }
 
 // index_select(self, dim, index) -> out; index is 1-D (a 0-d index arrives as [1]).

@@ -26,6 +26,7 @@ void register_compute_ops(const sdk::Host& host, uint32_t backend_id, DeviceLook
   register_reductions(ops);
   register_linalg(ops);
   register_activation_backward(ops);
+  register_indexed_writes(ops);
 }
 
 }  // namespace bp::clk

@@ -27,4 +27,18 @@ bool has_zero(ComputeDevice& device, const bp_tensor& t);
 // Copies `src` into `dst` (same dtype and shape) bit for bit.
 void copy_raw(ComputeDevice& device, const bp_tensor& dst, const bp_tensor& src);
 
+// The status word of index.cl's kernels (take, index_add): an int flag at byte 0 and the
+// first out-of-range index value, a long, at byte 8; zeroed when created.
+class IndexStatus {
+ public:
+  explicit IndexStatus(ComputeDevice& device);
+  void* address() const { return buffer_.address(); }
+  // Throws BP_ERR_INDEX "<op>: index 7 is out of range for dimension 0 with size 3" when a
+  // kernel recorded a bad index (a blocking read).
+  void check(ComputeDevice& device, const char* op, int64_t dim, int64_t dim_size) const;
+
+ private:
+  DeviceBuffer buffer_;
+};
+
 }  // namespace bp::clk

@@ -110,6 +110,29 @@ inline void check_index_select(const StridedView& self, int64_t dim, const Strid
                                              std::to_string(dim));
 }
 
+// index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha): self,
+// source and the output of one dtype and rank (>= 1; the meta rule passes 0-d as [1]), the
+// output self's shape, source self's shape with index.numel() along dim (the meta rule has
+// expanded a broadcast source), and a 1-D index of i64 or i32. Index values are the caller's.
+inline void check_index_add(const StridedView& self, int64_t dim, const StridedView& index,
+                            const StridedView& source, const StridedView& out) {
+  const char* op = "index_add";
+  check_dim(op, dim, self.ndim);
+  check_same_dtype(op, "self", self, out);
+  check_same_dtype(op, "source", source, out);
+  check_index_dtype(op, index, true);
+  bool ok = index.ndim == 1 && source.ndim == self.ndim && out.ndim == self.ndim;
+  for (int32_t d = 0; ok && d < self.ndim; ++d)
+    ok = out.shape[d] == self.shape[d] &&
+         source.shape[d] == (d == dim ? index.shape[0] : self.shape[d]);
+  if (!ok)
+    throw Error(BP_ERR_INVALID_ARGUMENT, "index_add: 'self' of shape " + shape_text(self) +
+                                             ", 'index' of shape " + shape_text(index) +
+                                             ", 'source' of shape " + shape_text(source) +
+                                             " and the output of shape " + shape_text(out) +
+                                             " do not fit along dim " + std::to_string(dim));
+}
+
 // gather(Tensor self, int dim, Tensor index): an i64 index of self's rank, no larger than
 // self outside dim (as PyTorch requires), and the output the index's shape.
 inline void check_gather(const StridedView& self, int64_t dim, const StridedView& index,
