@@ -91,6 +91,10 @@ constexpr Rule kRules[] = {
     // Adds through indices, in the index's order with one rounding each on every backend;
     // K is the number of adds (a GPU's fused multiply-add of alpha may round once less).
     {"index_add embedding_dense_backward", Kind::Reduction, 0, 0, 0},
+    // Op set v2. The masks pick self or the value (a zero's sign included); the statistics
+    // are two row sums (var: the mean, then the squares) and logsumexp one, around exp/log.
+    {"masked_fill tril triu", Kind::ExactSigned, 0, 0, 0},
+    {"var std logsumexp", Kind::Reduction, 0, 0, 0},
 };
 
 bool rule_has(const Rule& rule, std::string_view name) {

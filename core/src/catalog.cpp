@@ -63,6 +63,8 @@ Catalog build_catalog() {
   ops::register_loss_ops(c);
   ops::register_pointwise_ops(c);
   ops::register_indexed_write_ops(c);
+  ops::register_mask_ops(c);
+  ops::register_statistics_ops(c);
   return c;
 }
 

@@ -148,6 +148,8 @@ const std::vector<Exemption> kExemptions = {
     {"scaled_dot_product_attention",
      {LayoutClass::ZeroDim},
      "query, key and value are matrices (or batches of them): at least 2-D"},
+    {"tril", {LayoutClass::ZeroDim}, "self is a matrix or a batch of them (an error sample)"},
+    {"triu", {LayoutClass::ZeroDim}, "self is a matrix or a batch of them (an error sample)"},
 };
 
 bool exempt(const std::string& op, LayoutClass c) {

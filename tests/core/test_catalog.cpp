@@ -134,7 +134,14 @@ const std::vector<Expected> kOpSetV1 = {
     {"addcdiv", C},
     {"lerp.Scalar", C},
     {"zero_", C},
-    {"index_add", P}};
+    {"index_add", P},
+    {"masked_fill.Scalar", C},
+    {"masked_fill.Tensor", C},
+    {"tril", C},
+    {"triu", C},
+    {"var.correction", C},
+    {"std.correction", C},
+    {"logsumexp", C}};
 
 const char* kind_str(OpKind k) {
   return k == OpKind::Primitive ? "primitive" : "composite";

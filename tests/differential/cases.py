@@ -2,8 +2,8 @@
 every dtype (PyTorch decides which it accepts; where it refuses, the reference must refuse
 too), with broadcasting, 0-d and wrapped-number operands, every layout class and special
 values. Each generator appends Case objects; `all_cases()` gives them stable ids. The
-training op set's group comes from training_cases.py (TrainingCases, which Generator
-inherits), run last."""
+training op set's group comes from training_cases.py (TrainingCases) and op set v2's from
+v2_cases.py (OpSetV2Cases); Generator inherits both and runs them last, in that order."""
 
 import math
 import random
@@ -13,6 +13,7 @@ import torch
 from harness import ALL, DTYPES, FLOATS, NONE, Arg, Case, S, T, TensorArg
 from inputs import NAN, INF, Values
 from training_cases import TrainingCases
+from v2_cases import OpSetV2Cases
 
 UNARY = ["neg", "abs", "sign", "exp", "log", "sqrt", "rsqrt", "reciprocal", "sin", "cos",
          "tanh", "sigmoid", "erf", "relu", "floor", "ceil", "logical_not", "silu"]
@@ -25,7 +26,7 @@ BROADCAST_SHAPES = [([3, 4], [3, 4]), ([3, 1], [1, 4]), ([5], []), ([], [5]), ([
 ELEMENTWISE_SHAPES = [[], [7], [3, 4], [0], [2, 3, 5], [1]]
 
 
-class Generator(TrainingCases):
+class Generator(TrainingCases, OpSetV2Cases):
     def __init__(self, seed):
         self.values = Values(seed)
         self.rng = random.Random(seed + 1)
@@ -484,7 +485,8 @@ def scaled_dot_product_attention(query, key, value, attn_mask, dropout_p, is_cau
 def all_cases(seed=1301):
     g = Generator(seed)
     for family in [g.unary, g.binary, g.scalar_forms, g.clamp, g.where, g.nan_positions,
-                   g.reductions, g.data_movement, g.nn, g.documented_differences, g.training]:
+                   g.reductions, g.data_movement, g.nn, g.documented_differences, g.training,
+                   g.op_set_v2]:
         family()
     for i, case in enumerate(g.cases):
         case.id = f"{case.op}#{i}"

@@ -176,6 +176,13 @@ KNOWN_DIFFERENCES = [
         explains_error=_reference_refuses(
             ("where.self",), lambda case, r: _arg(case, "condition").value.dtype == "u8")),
     KnownDifference(
+        "masked-fill-mask-dtype",
+        "masked_fill's mask must be bool; PyTorch 1.13 still takes u8 with a deprecation warning "
+        "and reads a floating mask as all false",
+        explains_error=_reference_refuses(
+            ("masked_fill.Scalar", "masked_fill.Tensor"),
+            lambda case, r: _arg(case, "mask").value.dtype != "bool")),
+    KnownDifference(
         "clamp-bool",
         "clamp refuses bool; PyTorch 1.13 accepts it with one bound (its clamp_min/clamp_max "
         "kernels) and refuses it with two (its clamp kernel)",

@@ -41,6 +41,7 @@ from structural_cases import (basics_cases, cat_cases, factory_cases,  # noqa: E
                               indexing_cases, matmul_cases, norm_cases, reduction_cases,
                               softmax_cases, wrong_shape_out_cases)
 from training_op_cases import training_cases  # noqa: E402
+from v2_op_cases import op_set_v2_cases  # noqa: E402
 
 DEVICES = [f"privateuseone:{i}" for i in range(len(bt.devices()))]
 
@@ -73,7 +74,7 @@ def all_cases():
     for build in [unary_cases, binary_cases, div_mode_cases, scalar_cases, compare_scalar_cases,
                   pow_scalar_cases, clamp_cases, where_cases, cat_cases, indexing_cases,
                   reduction_cases, matmul_cases, softmax_cases, factory_cases, basics_cases,
-                  wrong_shape_out_cases, norm_cases, training_cases]:
+                  wrong_shape_out_cases, norm_cases, training_cases, op_set_v2_cases]:
         build(b)
     ids = [case.id for case in b.cases]
     duplicates = sorted({i for i in ids if ids.count(i) > 1})

@@ -331,6 +331,27 @@ result is an error. `zero_` fills `self` with 0.)",
   deterministic. Integers wrap; bool is `acc || (alpha && src)`.
 - Every index is checked; an out-of-range one is `BP_ERR_INDEX` naming it (PyTorch's
   embedding_dense_backward writes out of bounds there).)"},
+      {"Masks: masked_fill, tril, triu",
+       {"masked_fill.Scalar", "masked_fill.Tensor", "tril", "triu"},
+       R"(Composites over `where.self`. `masked_fill`: `mask` is bool and broadcasts with `self`
+(the result has their broadcast shape and `self`'s dtype); a Scalar `value` must fit that
+dtype (`value` 300 for an i8 tensor is an error; 2.5 for an i32 tensor writes 2), a Tensor
+`value` is 0-d and converted as `copy_` converts. `tril`/`triu(self, diagonal)`: `self` has
+at least 2 dims; element `[..., i, j]` is kept where `j - i <= diagonal` (tril) or
+`>= diagonal` (triu), else 0.)",
+       R"(Elements are picked, never computed: NaN payloads and zero signs are kept; the zeros
+written are +0.)"},
+      {"Statistics: var, std, logsumexp",
+       {"var.correction", "std.correction", "logsumexp"},
+       R"(Composites over the reductions. `var.correction` is `sum((x - mean(x))^2) / max(0, N -
+correction)` over `dim` (None or [] is every dim; `correction` None means 1), `std` its
+square root; floating `self` only. `logsumexp(self, dim, keepdim)` is `log(sum(exp(x - m)))
++ m`, `m` the maximum where it is finite (else 0); integral and bool inputs give f32.
+f16/bf16 compute in f32 and round once.)",
+       R"(- A divisor of 0 gives inf, or NaN for 0/0 (PyTorch warns and does the same); the
+  variance of no elements is NaN.
+- logsumexp over no elements is -inf; a row holding +inf is +inf, an all -inf row -inf, NaN
+  gives NaN.)"},
   };
   return families;
 }

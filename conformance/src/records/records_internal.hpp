@@ -74,5 +74,8 @@ void add_gradient_records(std::vector<OpRecord>& out);
 void add_loss_and_optimizer_records(std::vector<OpRecord>& out);
 // index_add, embedding_dense_backward (indexed_writes.cpp)
 void add_indexed_write_records(std::vector<OpRecord>& out);
+// masked_fill.Scalar/.Tensor, tril, triu, var.correction, std.correction, logsumexp
+// (masks_statistics.cpp)
+void add_mask_and_statistics_records(std::vector<OpRecord>& out);
 
 }  // namespace bp::conformance::detail

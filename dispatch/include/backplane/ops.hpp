@@ -48,6 +48,14 @@ Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Ten
                  Scalar alpha = 1);
 Tensor& index_add_out(Tensor& out, const Tensor& self, int64_t dim, const Tensor& index,
                       const Tensor& source, Scalar alpha = 1);
+// masked_fill: self with `value` where `mask` (bool, broadcast with self) is true, in self's
+// dtype. The Tensor form takes a 0-d value.
+Tensor masked_fill(const Tensor& self, const Tensor& mask, Scalar value);
+Tensor masked_fill(const Tensor& self, const Tensor& mask, const Tensor& value);
+// The lower (tril) or upper (triu) triangle of the last two dims, from `diagonal` on; zeros
+// elsewhere.
+Tensor tril(const Tensor& self, int64_t diagonal = 0);
+Tensor triu(const Tensor& self, int64_t diagonal = 0);
 
 // ---- elementwise unary -----------------------------------------------------------------
 Tensor neg(const Tensor& self);
@@ -231,6 +239,13 @@ Tensor all(const Tensor& self, int64_t dim, bool keepdim = false);
 Tensor& all_out(Tensor& out, const Tensor& self, int64_t dim, bool keepdim = false);
 Tensor any(const Tensor& self, int64_t dim, bool keepdim = false);
 Tensor& any_out(Tensor& out, const Tensor& self, int64_t dim, bool keepdim = false);
+// Variance and standard deviation with Bessel's `correction` (none: 1): the sum of squared
+// deviations divided by max(0, N - correction).
+Tensor var(const Tensor& self, OptionalIntList dim = std::nullopt,
+           std::optional<int64_t> correction = std::nullopt, bool keepdim = false);
+Tensor std(const Tensor& self, OptionalIntList dim = std::nullopt,
+           std::optional<int64_t> correction = std::nullopt, bool keepdim = false);
+Tensor logsumexp(const Tensor& self, std::vector<int64_t> dim, bool keepdim = false);
 
 // ---- normalisation, linear algebra, attention -------------------------------------------
 Tensor softmax(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);

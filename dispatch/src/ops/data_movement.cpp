@@ -1,5 +1,6 @@
 // The typed operator API (backplane/ops.hpp): copies, fills, factories, concatenation and indexing.
-// The schemas and meta rules of these ops are in core/src/ops/data_movement.cpp.
+// The schemas and meta rules of these ops are in core/src/ops/data_movement.cpp, and of the
+// masks (masked_fill, tril, triu) in core/src/ops/masks.cpp.
 #include "typed_call.hpp"
 
 #include "backplane/ops.hpp"
@@ -101,6 +102,23 @@ Tensor& index_add_out(Tensor& out, const Tensor& self, int64_t dim, const Tensor
                       const Tensor& source, Scalar alpha) {
   static const OpId kOp = op_id("index_add");
   return out1(out, kOp, {self, dim, index, source, alpha});
+}
+
+Tensor masked_fill(const Tensor& self, const Tensor& mask, Scalar value) {
+  static const OpId kOp = op_id("masked_fill.Scalar");
+  return call1(kOp, {self, mask, value});
+}
+Tensor masked_fill(const Tensor& self, const Tensor& mask, const Tensor& value) {
+  static const OpId kOp = op_id("masked_fill.Tensor");
+  return call1(kOp, {self, mask, value});
+}
+Tensor tril(const Tensor& self, int64_t diagonal) {
+  static const OpId kOp = op_id("tril");
+  return call1(kOp, {self, diagonal});
+}
+Tensor triu(const Tensor& self, int64_t diagonal) {
+  static const OpId kOp = op_id("triu");
+  return call1(kOp, {self, diagonal});
 }
 
 }  // namespace bp

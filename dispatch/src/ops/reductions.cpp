@@ -1,5 +1,6 @@
-// The typed operator API (backplane/ops.hpp): the reductions. The schemas and meta rules
-// of these ops are in core/src/ops/reductions.cpp.
+// The typed operator API (backplane/ops.hpp): the reductions, and the statistics over them.
+// The schemas and meta rules of these ops are in core/src/ops/reductions.cpp and
+// statistics.cpp (var, std, logsumexp).
 #include "typed_call.hpp"
 
 #include "backplane/ops.hpp"
@@ -101,6 +102,21 @@ Tensor any(const Tensor& self, int64_t dim, bool keepdim) {
 Tensor& any_out(Tensor& out, const Tensor& self, int64_t dim, bool keepdim) {
   static const OpId kOp = op_id("any.dim");
   return out1(out, kOp, {self, dim, keepdim});
+}
+
+Tensor var(const Tensor& self, OptionalIntList dim, std::optional<int64_t> correction,
+           bool keepdim) {
+  static const OpId kOp = op_id("var.correction");
+  return call1(kOp, {self, dims(dim), opt(correction), keepdim});
+}
+Tensor std(const Tensor& self, OptionalIntList dim, std::optional<int64_t> correction,
+           bool keepdim) {
+  static const OpId kOp = op_id("std.correction");
+  return call1(kOp, {self, dims(dim), opt(correction), keepdim});
+}
+Tensor logsumexp(const Tensor& self, std::vector<int64_t> dim, bool keepdim) {
+  static const OpId kOp = op_id("logsumexp");
+  return call1(kOp, {self, dims(dim), keepdim});
 }
 
 }  // namespace bp

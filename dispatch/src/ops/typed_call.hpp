@@ -142,5 +142,8 @@ inline IValue opt(const std::optional<std::string>& s) {
 inline IValue opt(const std::optional<Tensor>& t) {
   return t ? IValue(*t) : IValue();
 }
+inline IValue opt(const std::optional<int64_t>& i) {
+  return i ? IValue(*i) : IValue();
+}
 
 }  // namespace bp::typed_api

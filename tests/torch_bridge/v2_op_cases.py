@@ -1,0 +1,100 @@
+"""The cases of test_ops.py for op set v2 (issue 28): masked_fill, tril, triu, var, std and
+logsumexp, through the aten overloads PyTorch's Python API calls (functional, in place and
+out=). Each *_cases(b) adds its cases to a Builder (op_cases.py) in a fixed order: the
+seeded inputs depend on it.
+"""
+
+import torch
+
+from op_cases import ALL, DTYPES, FLOATS, Arg
+
+aten = torch.ops.aten
+
+
+def op_set_v2_cases(b):
+    masked_fill_cases(b)
+    triangle_cases(b)
+    statistics_cases(b)
+
+
+def mask(b, shape):
+    """A bool Arg of seeded values."""
+    return Arg(torch.rand(shape, generator=b.gen) < 0.5)
+
+
+def masked_fill_cases(b):
+    """masked_fill with a Python number and with a 0-d tensor (PyTorch's Tensor overload)."""
+    for dtype in ALL:
+        value = True if dtype == "bool" else 2.5 if dtype in FLOATS else 7
+        b.functional("masked_fill.Scalar", dtype, torch.masked_fill,
+                     [b.t([3, 4], dtype, "special"), mask(b, [3, 4]), value])
+        b.functional("masked_fill.Tensor", dtype, torch.masked_fill,
+                     [b.t([3, 4], dtype, "special"), mask(b, [4]),
+                      Arg(torch.tensor(value).to(DTYPES[dtype]))])
+    for label, args in [("f32-self-broadcast", [b.t([4], "f32"), mask(b, [2, 4]), -1.5]),
+                        ("f32-views", [b.t([4, 3], "f32", layout="transposed"), mask(b, [3]),
+                                       float("nan")]),
+                        ("i32-float-value", [b.t([5], "i32"), mask(b, [5]), 2.5]),
+                        ("i8-overflow", [b.t([5], "i8"), mask(b, [5]), 300]),
+                        ("f32-0d", [b.t([], "f32"), mask(b, []), 3.0]),
+                        ("f32-empty", [b.t([0, 3], "f32"), mask(b, [3]), 3.0])]:
+        b.functional("masked_fill.Scalar", label, torch.masked_fill, args)
+    b.functional("masked_fill.Scalar", "f32-u8-mask", torch.masked_fill,
+                 [b.t([5], "f32"), Arg(torch.ones(5, dtype=torch.uint8)), 1.0],
+                 bridge_raises="masked-fill-mask-dtype")
+    b.functional("masked_fill.Tensor", "f32-f64-value", torch.masked_fill,
+                 [b.t([3, 4], "f32"), mask(b, [3, 4]), Arg(torch.tensor(0.25, dtype=torch.float64))])
+    b.functional("masked_fill.Tensor", "f32-1d-value", torch.masked_fill,
+                 [b.t([3, 4], "f32"), mask(b, [3, 4]), Arg(torch.tensor([0.25]))])
+    b.in_place("masked_fill.Scalar", "f32-inplace", torch.Tensor.masked_fill_,
+               [b.t([3, 4], "f32"), mask(b, [3, 4]), -2.0])
+    b.in_place("masked_fill.Tensor", "i64-inplace-views", torch.Tensor.masked_fill_,
+               [b.t([4, 3], "i64", layout="transposed"), mask(b, [3]), Arg(torch.tensor(9))])
+    b.out("masked_fill.Scalar", "f32", aten.masked_fill.Scalar_out,
+          [b.t([3, 4], "f32"), mask(b, [3, 4]), 1.5], functional=aten.masked_fill.Scalar)
+    b.out("masked_fill.Tensor", "f32", aten.masked_fill.Tensor_out,
+          [b.t([3, 4], "f32"), mask(b, [3, 4]), Arg(torch.tensor(1.5))],
+          functional=aten.masked_fill.Tensor)
+
+
+def triangle_cases(b):
+    for op, fn, method in [("tril", torch.tril, torch.Tensor.tril_),
+                           ("triu", torch.triu, torch.Tensor.triu_)]:
+        for dtype in ALL:
+            b.functional(op, dtype, fn, [b.t([4, 5], dtype, "special")])
+        for label, args in [("f32-diagonal-2", [b.t([4, 5], "f32"), 2]),
+                            ("f32-diagonal-minus-1-batch", [b.t([2, 3, 4], "f32"), -1]),
+                            ("f32-views", [b.t([5, 4], "f32", layout="transposed"), 0]),
+                            ("f32-empty", [b.t([0, 3], "f32"), 0]),
+                            ("f32-1d", [b.t([5], "f32"), 0])]:
+            b.functional(op, label, fn, args)
+        b.in_place(op, "f32-inplace", method, [b.t([4, 4], "f32"), 1])
+        b.out(op, "f32", fn, [b.t([3, 5], "f32"), -1])
+
+
+def statistics_cases(b):
+    """var and std (torch.var's unbiased and correction forms reach var.correction) and
+    logsumexp."""
+    for op, fn in [("var.correction", torch.var), ("std.correction", torch.std)]:
+        for dtype in FLOATS:
+            b.functional(op, dtype, fn, [b.t([4, 6], dtype)], "accum")
+        for label, call, args in [
+                ("f32-dim1-unbiased-false", lambda x, f=fn: f(x, 1, unbiased=False),
+                 [b.t([4, 6], "f32")]),
+                ("f32-correction-2-keepdim", lambda x, f=fn: f(x, (0, 2), correction=2,
+                                                                keepdim=True),
+                 [b.t([3, 4, 5], "f32", layout="transposed")]),
+                ("f32-one-element", fn, [b.t([1], "f32")]),
+                ("f64-empty", lambda x, f=fn: f(x, 0), [b.t([0, 3], "f64")]),
+                ("i32", fn, [b.t([5], "i32")])]:
+            b.functional(op, label, call, args, "accum")
+        b.out(op, "f32", lambda x, out=None, f=fn: f(x, 1, correction=0, out=out),
+              [b.t([4, 6], "f32")], "accum")
+    op = "logsumexp"
+    for dtype in ["f32", "f64", "bf16", "i32", "bool"]:  # 1.13 has no f16 kernel
+        b.functional(op, dtype, torch.logsumexp, [b.t([4, 6], dtype, "special"), 1], "accum")
+    for label, args in [("f32-dims-keepdim", [b.t([2, 3, 4], "f32"), (0, 2), True]),
+                        ("f32-empty-rows", [b.t([0, 3], "f32"), 0]),
+                        ("f32-0d", [b.t([], "f32"), 0])]:
+        b.functional(op, label, torch.logsumexp, args, "accum")
+    b.out(op, "f32", torch.logsumexp, [b.t([4, 6], "f32"), 1], "accum")
