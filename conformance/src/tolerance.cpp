@@ -95,6 +95,10 @@ constexpr Rule kRules[] = {
     // are two row sums (var: the mean, then the squares) and logsumexp one, around exp/log.
     {"masked_fill tril triu", Kind::ExactSigned, 0, 0, 0},
     {"var std logsumexp", Kind::Reduction, 0, 0, 0},
+    // Running sums and products in the line's order (K: the line length); max/min pick.
+    {"cumsum", Kind::Reduction, 0, 0, 0},
+    {"cumprod", Kind::Product, 0, 0, 0},
+    {"max min", Kind::Exact, 0, 0, 0},
 };
 
 bool rule_has(const Rule& rule, std::string_view name) {

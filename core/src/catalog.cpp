@@ -65,6 +65,8 @@ Catalog build_catalog() {
   ops::register_indexed_write_ops(c);
   ops::register_mask_ops(c);
   ops::register_statistics_ops(c);
+  ops::register_scan_ops(c);
+  ops::register_extreme_dim_ops(c);
   return c;
 }
 

@@ -73,5 +73,6 @@ void register_linalg_kernels(sdk::Registrar& r);               // matmul (oneDNN
 void register_nn_kernels(sdk::Registrar& r);  // fused softmax log_softmax layer_norm rms_norm
 void register_activation_backward_kernels(sdk::Registrar& r);  // threshold_backward ...
 void register_indexed_write_kernels(sdk::Registrar& r);        // index_add
+void register_scan_kernels(sdk::Registrar& r);                 // cumsum cumprod
 
 }  // namespace bp::cpu

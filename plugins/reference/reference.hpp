@@ -86,5 +86,6 @@ void register_data_movement_index_kernels(sdk::Registrar& r);  // cat index_sele
 void register_linalg_kernels(sdk::Registrar& r);               // matmul
 void register_activation_backward_kernels(sdk::Registrar& r);  // threshold_backward ...
 void register_indexed_write_kernels(sdk::Registrar& r);        // index_add
+void register_scan_kernels(sdk::Registrar& r);                 // cumsum cumprod
 
 }  // namespace bp::reference

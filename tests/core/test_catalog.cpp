@@ -141,7 +141,11 @@ const std::vector<Expected> kOpSetV1 = {
     {"triu", C},
     {"var.correction", C},
     {"std.correction", C},
-    {"logsumexp", C}};
+    {"logsumexp", C},
+    {"cumsum", P},
+    {"cumprod", P},
+    {"max.dim", C},
+    {"min.dim", C}};
 
 const char* kind_str(OpKind k) {
   return k == OpKind::Primitive ? "primitive" : "composite";
@@ -176,10 +180,9 @@ TEST_CASE("only copy_, fill_ and zero_ mutate an argument; only arange cannot fa
                           op.name == "fill_.Tensor" || op.name == "zero_";
     const bool layer_norm =
         op.name == "native_layer_norm" || op.name == "native_layer_norm_backward";
-    const size_t outputs = mutating                        ? 0u
-                           : op.name == "nll_loss_forward" ? 2u
-                           : layer_norm                    ? 3u
-                                                           : 1u;
+    const bool two_outputs =
+        op.name == "nll_loss_forward" || op.name == "max.dim" || op.name == "min.dim";
+    const size_t outputs = mutating ? 0u : two_outputs ? 2u : layer_norm ? 3u : 1u;
     CHECK(op.mutated_arg == (mutating ? 0 : -1));
     CHECK(op.num_outputs() == outputs);
     CHECK(op.can_fall_back == (op.name != "arange.start_step"));

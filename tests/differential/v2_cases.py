@@ -1,7 +1,8 @@
 """The seeded cases of op set v2 (issue 28) for the differential test: masked_fill (Scalar and
 Tensor values, broadcasting masks), tril and triu (diagonals on both sides and past the
-matrix, batches, empty matrices), var and std with every kind of correction, and logsumexp
-(integral inputs give f32; infinities and NaN). cases.Generator inherits OpSetV2Cases and
+matrix, batches, empty matrices), var and std with every kind of correction, logsumexp
+(integral inputs give f32; infinities and NaN), cumsum and cumprod (the i64 rule, `dtype`,
+wrap-around), and max.dim and min.dim (NaN, ties, an empty dim). cases.Generator inherits OpSetV2Cases and
 runs its group, `op_set_v2`, after the training group, so these cases draw their values
 after every earlier group's.
 
@@ -29,6 +30,8 @@ class OpSetV2Cases:
         self.triangles()
         self.variances()
         self.logsumexps()
+        self.scans()
+        self.extremes()
 
     def masked_fills(self):
         for dtype in ALL:
@@ -84,3 +87,26 @@ class OpSetV2Cases:
         for dtype in ["f32", "f64", "bf16"]:  # NaN, infinities of both signs, huge values
             self.add("logsumexp", "v2", [("self", self.tensor(dtype, [6, 4])),
                                          ("dim", Arg("ints", [1])), ("keepdim", Arg("bool", False))])
+
+    def scans(self):
+        """cumsum and cumprod: integral and bool inputs give i64; `dtype` converts first."""
+        for op in ["cumsum", "cumprod"]:
+            for dtype in ALL:
+                for shape, dim in [([3, 5], 1), ([3, 5], 0), ([2, 3, 4], -2), ([], 0), ([0, 3], 1)]:
+                    kind = "small" if op == "cumprod" else "special"
+                    self.add(op, "v2", [("self", self.tensor(dtype, shape, kind)),
+                                        ("dim", Arg("int", dim)), ("dtype", NONE)])
+            for dtype, to in [("i32", "f64"), ("f32", "f64"), ("i8", "i8"), ("f32", "i32"),
+                              ("i64", "bool")]:
+                self.add(op, "v2", [("self", self.tensor(dtype, [4, 6], "normal")),
+                                    ("dim", Arg("int", 1)), ("dtype", Arg("dtype", to))])
+
+    def extremes(self):
+        """max.dim and min.dim: NaN is the extreme at its first index, ties give the first."""
+        for op in ["max.dim", "min.dim"]:
+            for dtype in ALL:
+                for shape, dim in [([3, 5], 1), ([3, 5], 0), ([2, 3, 4], -1), ([], 0), ([0, 3], 1),
+                                   ([3, 0], 1)]:
+                    self.add(op, "v2", [("self", self.tensor(dtype, shape)),
+                                        ("dim", Arg("int", dim)),
+                                        ("keepdim", Arg("bool", self.rng.random() < 0.5))])

@@ -6,7 +6,7 @@ seeded inputs depend on it.
 
 import torch
 
-from op_cases import ALL, DTYPES, FLOATS, Arg
+from op_cases import ALL, DTYPES, FLOATS, Arg, out_arg
 
 aten = torch.ops.aten
 
@@ -15,6 +15,7 @@ def op_set_v2_cases(b):
     masked_fill_cases(b)
     triangle_cases(b)
     statistics_cases(b)
+    scan_and_selection_cases(b)
 
 
 def mask(b, shape):
@@ -98,3 +99,41 @@ def statistics_cases(b):
                         ("f32-0d", [b.t([], "f32"), 0])]:
         b.functional(op, label, torch.logsumexp, args, "accum")
     b.out(op, "f32", torch.logsumexp, [b.t([4, 6], "f32"), 1], "accum")
+
+
+def scan_and_selection_cases(b):
+    """cumsum and cumprod (functional, in place, out=) and max/min over a dim with indices."""
+    for op, fn, method in [("cumsum", torch.cumsum, torch.Tensor.cumsum_),
+                           ("cumprod", torch.cumprod, torch.Tensor.cumprod_)]:
+        kind = "small" if op == "cumprod" else "special"
+        for dtype in ALL:
+            b.functional(op, dtype, fn, [b.t([3, 5], dtype, kind), 1], "accum")
+        for label, call, args in [
+                ("f32-dim0-views", fn, [b.t([5, 3], "f32", layout="transposed"), 0]),
+                ("i32-dtype-f64", lambda x, d, f=fn: f(x, d, dtype=torch.float64),
+                 [b.t([3, 4], "i32"), 1]),
+                ("f32-0d", fn, [b.t([], "f32"), 0]),
+                ("f32-empty", fn, [b.t([0, 3], "f32"), 1]),
+                ("i64-dtype-bool", lambda x, d, f=fn: f(x, d, dtype=torch.bool),
+                 [b.t([4], "i64"), 0])]:
+            b.functional(op, label, call, args, "accum")
+        b.in_place(op, "f32-inplace", lambda x, d, m=method: m(x, d), [b.t([3, 4], "f32", kind), 1],
+                   "accum")
+        b.out(op, "f32", fn, [b.t([3, 4], "f32", kind), 0], "accum")
+    for op, fn, aten_out in [
+            ("max.dim", torch.max, lambda x, d, o0, o1: aten.max.dim_max(x, d, False, max=o0,
+                                                                          max_values=o1)),
+            ("min.dim", torch.min, lambda x, d, o0, o1: aten.min.dim_min(x, d, False, min=o0,
+                                                                          min_indices=o1))]:
+        for dtype in ALL:
+            b.functional(op, dtype, fn, [b.t([4, 6], dtype, "special"), 1])
+        for label, args in [("f32-keepdim-views", [b.t([6, 4], "f32", layout="transposed"), 0,
+                                                   True]),
+                            ("f32-0d", [b.t([], "f32"), 0]),
+                            ("f32-empty-dim", [b.t([3, 0], "f32"), 1])]:
+            b.functional(op, label, fn, args)
+        b.add(op, "f32-out", lambda x, d, o0, o1, f=aten_out: tuple(f(x, d, o0, o1)),
+              b.t([4, 6], "f32"), 1,
+              *[out_arg(b.gen, meta, "contiguous")
+                for meta in [([4], torch.float32), ([4], torch.int64)]],
+              form="out", written=(2, 3))

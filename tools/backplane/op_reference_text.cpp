@@ -352,6 +352,22 @@ f16/bf16 compute in f32 and round once.)",
   variance of no elements is NaN.
 - logsumexp over no elements is -inf; a row holding +inf is +inf, an all -inf row -inf, NaN
   gives NaN.)"},
+      {"Scans: cumsum, cumprod",
+       {"cumsum", "cumprod"},
+       R"(Primitives. The result dtype is `dtype` when given, else i64 for integral and bool inputs,
+else `self`'s; `self` is converted to it first (a bool result is an error, as in PyTorch). A
+0-d `self` is given as `[1]`, its output seen as `[1]`; `dim` is wrapped.)",
+       R"(- Each line along `dim` is accumulated in order and every prefix rounded once into the
+  dtype: f32 and f64 accumulate in f64 (PyTorch's CPU accumulator), f16/bf16 in f32 on the
+  CPU and GPU backends (the reference in f64), integers in 64 bits, wrapping.
+- Every backend gives a line to one thread or work item, so results do not depend on the
+  device's thread count.)"},
+      {"Selections over one dim: max.dim, min.dim",
+       {"max.dim", "min.dim"},
+       R"(Composites: `values` from `amax`/`amin` over the one dim, `indices` (i64) from
+`argmax`/`argmin` (bool compared as u8). `keepdim` as the reductions; an empty dim is an
+error, as in PyTorch.)",
+       R"(NaN is the extreme, at its first index; ties give the first index.)"},
   };
   return families;
 }

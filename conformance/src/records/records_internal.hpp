@@ -77,5 +77,7 @@ void add_indexed_write_records(std::vector<OpRecord>& out);
 // masked_fill.Scalar/.Tensor, tril, triu, var.correction, std.correction, logsumexp
 // (masks_statistics.cpp)
 void add_mask_and_statistics_records(std::vector<OpRecord>& out);
+// cumsum, cumprod, max.dim, min.dim (scans_selection.cpp)
+void add_scan_and_selection_records(std::vector<OpRecord>& out);
 
 }  // namespace bp::conformance::detail

@@ -1,6 +1,7 @@
 // Reductions of op set v1: sum, mean (composite), prod, amax, amin, argmax, argmin, all and
-// any; and prod, all and any over every element (composites over the .dim forms). The meta rules
-// canonicalise the reduced dims in place (wrapped, sorted, unique and explicit) and give each
+// any; and prod, all and any over every element (composites over the .dim forms). Op set v2
+// adds max.dim and min.dim (values and indices; composites over amax/argmax, amin/argmin). The meta
+// rules canonicalise the reduced dims in place (wrapped, sorted, unique and explicit) and give each
 // output its keepdim shape as kernel shape, so a kernel always reduces a tensor into an output of
 // the same rank (docs/ops.md, "What a kernel receives").
 #include "composite_util.hpp"
@@ -211,6 +212,33 @@ std::vector<Tensor> reduce_all_decompose(OpContext& ctx, std::span<const IValue>
   return {ctx.call1(kDimForm, std::move(call)).view({})};
 }
 
+// max.dim / min.dim(Tensor self, int dim, bool keepdim=False) -> (values, indices): the
+// values of amax/amin and the indices of argmax/argmin over one dim (NaN is the extreme,
+// at its first index; ties give the first index). An empty dim is an error, as PyTorch's.
+MetaResult extreme_dim_meta(const OpDef& op, std::span<IValue> args) {
+  const Tensor& self = tensor_arg(op, args, 0);
+  const Shape dims = single_dim(op, args, 1, self);
+  check_nonempty_dims(op, self, dims);
+  MetaResult r;
+  r.compute_dtype = self.dtype();
+  r.outputs.push_back(reduction_output(self, dims, args[2].to_bool(), self.dtype()));
+  r.outputs.push_back(reduction_output(self, dims, args[2].to_bool(), ScalarType::Int64));
+  return r;
+}
+
+template <bool kMax>
+std::vector<Tensor> extreme_dim_decompose(OpContext& ctx, std::span<const IValue> args) {
+  static const OpId kValues = op_id(kMax ? "amax" : "amin");
+  static const OpId kIndices = op_id(kMax ? "argmax" : "argmin");
+  const Tensor& self = args[0].tensor();
+  const IValue dims = self.dim() == 0 ? IValue(Shape{}) : IValue(Shape{args[1].to_int()});
+  Tensor values = ctx.call1(kValues, {self, dims, args[2]});
+  // argmax has no bool kernel (PyTorch's neither); u8 orders false < true the same way.
+  const Tensor ordered =
+      self.dtype() == ScalarType::Bool ? convert_to(ctx, self, ScalarType::UInt8) : self;
+  return {std::move(values), ctx.call1(kIndices, {ordered, args[1], args[2]})};
+}
+
 constexpr char kProdDim[] = "prod.dim_int";
 constexpr char kAllDim[] = "all.dim";
 constexpr char kAnyDim[] = "any.dim";
@@ -243,6 +271,13 @@ void register_reduction_ops(Catalog& c) {
          reduce_all_decompose<kProdDim>});
   c.add({"all(Tensor self) -> Tensor", K::Composite, all_any_meta, reduce_all_decompose<kAllDim>});
   c.add({"any(Tensor self) -> Tensor", K::Composite, all_any_meta, reduce_all_decompose<kAnyDim>});
+}
+
+void register_extreme_dim_ops(Catalog& c) {
+  c.add({"max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)",
+         OpKind::Composite, extreme_dim_meta, extreme_dim_decompose<true>});
+  c.add({"min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)",
+         OpKind::Composite, extreme_dim_meta, extreme_dim_decompose<false>});
 }
 
 }  // namespace bp::ops

@@ -246,6 +246,12 @@ Tensor var(const Tensor& self, OptionalIntList dim = std::nullopt,
 Tensor std(const Tensor& self, OptionalIntList dim = std::nullopt,
            std::optional<int64_t> correction = std::nullopt, bool keepdim = false);
 Tensor logsumexp(const Tensor& self, std::vector<int64_t> dim, bool keepdim = false);
+// The maximum (minimum) along `dim` and its index: {values, indices (i64)}.
+std::vector<Tensor> max(const Tensor& self, int64_t dim, bool keepdim = false);
+std::vector<Tensor> min(const Tensor& self, int64_t dim, bool keepdim = false);
+// Running sum (product) along `dim`; integral and bool inputs give i64 unless `dtype` is set.
+Tensor cumsum(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
+Tensor cumprod(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
 
 // ---- normalisation, linear algebra, attention -------------------------------------------
 Tensor softmax(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);

@@ -119,4 +119,21 @@ Tensor logsumexp(const Tensor& self, std::vector<int64_t> dim, bool keepdim) {
   return call1(kOp, {self, dims(dim), keepdim});
 }
 
+std::vector<Tensor> max(const Tensor& self, int64_t dim, bool keepdim) {
+  static const OpId kOp = op_id("max.dim");
+  return call(kOp, {self, dim, keepdim});
+}
+std::vector<Tensor> min(const Tensor& self, int64_t dim, bool keepdim) {
+  static const OpId kOp = op_id("min.dim");
+  return call(kOp, {self, dim, keepdim});
+}
+Tensor cumsum(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
+  static const OpId kOp = op_id("cumsum");
+  return call1(kOp, {self, dim, dtype});
+}
+Tensor cumprod(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
+  static const OpId kOp = op_id("cumprod");
+  return call1(kOp, {self, dim, dtype});
+}
+
 }  // namespace bp

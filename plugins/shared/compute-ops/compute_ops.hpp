@@ -52,5 +52,6 @@ void register_reductions(OpRegistrar& ops);     // sum, prod, amax, amin, argmax
 void register_linalg(OpRegistrar& ops);         // matmul
 void register_activation_backward(OpRegistrar& ops);  // threshold_backward ... tanh_backward
 void register_indexed_writes(OpRegistrar& ops);       // index_add
+void register_scans(OpRegistrar& ops);                // cumsum cumprod
 
 }  // namespace bp::clk

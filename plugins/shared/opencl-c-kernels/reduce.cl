@@ -171,3 +171,37 @@ inline int bp_arg_beats(C a, long ia, C b, long ib, int want_max) {
 ARG_REDUCE(argmax_, 1)
 ARG_REDUCE(argmin_, 0)
 #endif
+
+// ---- scans: cumsum, cumprod --------------------------------------------------------------
+// One work item per line along the scanned dim (the host's geometry walks the lines: out and
+// self with that dim's size set to 1). Each accumulates in order, in double for f32 and f64
+// where the device has fp64 (PyTorch's CPU accumulator), float for f16/bf16, 64 bits for
+// integers (wrapping), and writes every prefix rounded into the dtype.
+#if defined(BP_FLOATING) && defined(BP_HAS_FP64) && !defined(BP_HALF)
+#define SCAN_ACC double
+#define SCAN_LOAD(p, i) ((double)LOAD(p, i))
+#elif defined(BP_FLOATING)
+#define SCAN_ACC float
+#define SCAN_LOAD(p, i) ((float)LOAD(p, i))
+#else
+#define SCAN_ACC ulong
+#define SCAN_LOAD(p, i) ((ulong)(long)LOAD(p, i))
+#endif
+
+#define SCAN(name, OP, INIT)                                                                   \
+  __kernel void name(__global T* out, __global const T* self, const bp_geom g,                 \
+                     const long lines, const long len, const long out_stride,                  \
+                     const long self_stride) {                                                 \
+    const long p = get_global_id(0);                                                           \
+    if (p >= lines) return;                                                                    \
+    long off[2];                                                                               \
+    BP_OFFSETS(g, p, 2, off);                                                                  \
+    SCAN_ACC acc = INIT;                                                                       \
+    for (long i = 0; i < len; ++i) {                                                           \
+      acc = acc OP SCAN_LOAD(self, off[1] + i * self_stride);                                  \
+      STORE(out, off[0] + i * out_stride, (C)acc);                                             \
+    }                                                                                          \
+  }
+
+SCAN(cumsum_lines, +, (SCAN_ACC)0)
+SCAN(cumprod_lines, *, (SCAN_ACC)1)

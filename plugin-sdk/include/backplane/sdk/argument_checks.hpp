@@ -133,6 +133,26 @@ inline void check_index_add(const StridedView& self, int64_t dim, const StridedV
                                              " do not fit along dim " + std::to_string(dim));
 }
 
+// cumsum / cumprod(Tensor self, int dim, *, ScalarType? dtype): self and the output of one
+// shape (>= 1 dim; the meta rule passes 0-d as [1]) and dtype (self converted to the result
+// dtype, never bool), dim in range.
+inline void check_scan(const char* op, const StridedView& self, int64_t dim,
+                       const StridedView& out) {
+  if (self.ndim == 0)
+    throw Error(
+        BP_ERR_INVALID_ARGUMENT,
+        std::string(op) + ": 'self' reached the kernel 0-d (the meta rule passes it as [1])");
+  if (out.dtype == BP_DTYPE_BOOL)
+    throw Error(BP_ERR_INVALID_ARGUMENT, std::string(op) + ": a bool result is not supported");
+  check_dim(op, dim, self.ndim);
+  check_same_dtype(op, "self", self, out);
+  bool ok = out.ndim == self.ndim;
+  for (int32_t d = 0; ok && d < self.ndim; ++d) ok = out.shape[d] == self.shape[d];
+  if (!ok)
+    throw Error(BP_ERR_INVALID_ARGUMENT, std::string(op) + ": output of shape " + shape_text(out) +
+                                             " does not match 'self' of shape " + shape_text(self));
+}
+
 // gather(Tensor self, int dim, Tensor index): an i64 index of self's rank, no larger than
 // self outside dim (as PyTorch requires), and the output the index's shape.
 inline void check_gather(const StridedView& self, int64_t dim, const StridedView& index,
