@@ -26,9 +26,9 @@ void register_loss_ops(Catalog& c);                 // mse_loss(_backward), nll_
 void register_pointwise_ops(Catalog& c);            // addcmul addcdiv lerp.Scalar zero_
 void register_indexed_write_ops(Catalog& c);        // index_add
 // Op set v2 (issue 28):
-void register_mask_ops(Catalog& c);        // masked_fill.Scalar masked_fill.Tensor tril triu
-void register_statistics_ops(Catalog& c);  // var.correction std.correction logsumexp
-void register_scan_ops(Catalog& c);        // cumsum cumprod
+void register_mask_ops(Catalog& c);         // masked_fill.Scalar masked_fill.Tensor tril triu
+void register_statistics_ops(Catalog& c);   // var.correction std.correction logsumexp
+void register_scan_ops(Catalog& c);         // cumsum cumprod
 void register_extreme_dim_ops(Catalog& c);  // max.dim min.dim (reductions.cpp)
 
 }  // namespace bp::ops
