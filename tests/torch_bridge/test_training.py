@@ -5,8 +5,10 @@ per-step losses and the final parameters must match the same training on torch C
   - a causal TransformerEncoderLayer regressing a target sequence, 10 steps;
   - a small language model (token embedding, that layer, a vocabulary head) predicting the
     next token, 10 steps: embedding's gradient is embedding_dense_backward;
+  - a GPT-style decoder block written by hand (tril mask buffer, masked_fill, GELU MLP),
+    10 steps;
   - torchvision's resnet18 at 2x3x32x32, 10 steps.
-The MLP's, the transformer's and the language model's steps run every op on the device (no CPU fallback);
+The MLP's, the transformer's, the language model's and the GPT block's steps run every op on the device (no CPU fallback);
 resnet18's fallbacks (convolution, pooling and batch norm, which Backplane lacks yet) are
 reported in the end-of-run table. resnet18 at a batch of 2 is compared on its first step
 only: layer4's batch norms normalise 2 values per channel (its maps are 1x1), which
@@ -23,8 +25,9 @@ from conftest import record
 
 # Per-step losses: relative. Parameters after the last step: absolute. f32 sums in another
 # order drift by a few ulps a step; AdamW's normalised steps amplify that the most.
-LOSS_TOLERANCE = {"mlp": 1e-5, "transformer": 1e-4, "language_model": 1e-4, "resnet18": 1e-5}
-PARAMETER_TOLERANCE = {"mlp": 1e-5, "transformer": 2e-4, "language_model": 2e-4,
+LOSS_TOLERANCE = {"mlp": 1e-5, "transformer": 1e-4, "language_model": 1e-4, "gpt": 1e-4,
+                  "resnet18": 1e-5}
+PARAMETER_TOLERANCE = {"mlp": 1e-5, "transformer": 2e-4, "language_model": 2e-4, "gpt": 2e-4,
                        "resnet18": 1e-5}
 
 
@@ -70,6 +73,49 @@ class LanguageModel(torch.nn.Module):
         return logits.reshape(-1, logits.shape[-1])
 
 
+class TinyGPT(torch.nn.Module):
+    """A GPT-style decoder written the way such models are (one block, no dropout): token
+    and position embeddings, attention masked by a tril buffer through masked_fill, a GELU
+    MLP, layer norms and a vocabulary head. Its training step uses op set v2's tril and
+    masked_fill (docs/op-set-v2.md)."""
+
+    def __init__(self, vocabulary=40, width=32, heads=4, context=16):
+        super().__init__()
+        self.heads = heads
+        self.tokens = torch.nn.Embedding(vocabulary, width)
+        self.positions = torch.nn.Embedding(context, width)
+        self.norm1, self.norm2 = torch.nn.LayerNorm(width), torch.nn.LayerNorm(width)
+        self.qkv, self.proj = torch.nn.Linear(width, 3 * width), torch.nn.Linear(width, width)
+        self.mlp = torch.nn.Sequential(torch.nn.Linear(width, 4 * width), torch.nn.GELU(),
+                                       torch.nn.Linear(4 * width, width))
+        self.head = torch.nn.Linear(width, vocabulary)
+        self.register_buffer("causal", torch.tril(torch.ones(context, context)))
+
+    def attend(self, x):
+        b, t, c = x.shape
+        q, k, v = self.qkv(x).split(c, dim=2)
+        q, k, v = [y.view(b, t, self.heads, c // self.heads).transpose(1, 2) for y in (q, k, v)]
+        scores = (q @ k.transpose(-2, -1)) / (c // self.heads) ** 0.5
+        scores = scores.masked_fill(self.causal[:t, :t] == 0, float("-inf"))
+        y = torch.softmax(scores, dim=-1) @ v
+        return self.proj(y.transpose(1, 2).contiguous().view(b, t, c))
+
+    def forward(self, tokens):
+        where = torch.arange(tokens.shape[1], device=tokens.device)
+        x = self.tokens(tokens) + self.positions(where)
+        x = x + self.attend(self.norm1(x))
+        x = x + self.mlp(self.norm2(x))
+        logits = self.head(x)
+        return logits.reshape(-1, logits.shape[-1])
+
+
+def gpt_problem():
+    torch.manual_seed(0)
+    sequence = torch.randint(0, 40, (2, 13))
+    inputs, targets = sequence[:, :-1], sequence[:, 1:].reshape(-1)
+    return TinyGPT(), inputs, targets, torch.nn.functional.cross_entropy, 10
+
+
 def language_model_problem():
     torch.manual_seed(0)
     sequence = torch.randint(0, 40, (2, 13))  # repeated tokens, some of them the padding row
@@ -89,17 +135,20 @@ def resnet18_problem():
 # resnet18 the first step's loss and gradients are compared (an optimizer's first step would
 # turn a gradient component of rounding-noise size into a full step: AdamW's m / sqrt(v) is
 # +-1 there), PARAMETER_TOLERANCE is then relative to each parameter's largest gradient.
-COMPARED_STEPS = {"mlp": None, "transformer": None, "language_model": None, "resnet18": 1}
+COMPARED_STEPS = {"mlp": None, "transformer": None, "language_model": None, "gpt": None,
+                  "resnet18": 1}
 
 
 PROBLEMS = {"mlp": mlp_problem, "transformer": transformer_problem,
-            "language_model": language_model_problem, "resnet18": resnet18_problem}
+            "language_model": language_model_problem, "gpt": gpt_problem,
+            "resnet18": resnet18_problem}
 # Learning rates per model: resnet18 fits its two images in a few steps at the MLP's rates,
 # and a loss near 0 has no relative error to compare. AdamW's eps is 1e-6 (not 1e-8): a
 # parameter whose true gradient is 0 (attention's key bias, to which softmax is invariant)
 # gets rounding noise of ~1e-9 as its gradient on every device, which eps=1e-8 would turn
 # into steps of the full learning rate, in a direction the noise picks.
-LEARNING_RATE_SCALE = {"mlp": 1.0, "transformer": 1.0, "language_model": 1.0, "resnet18": 0.1}
+LEARNING_RATE_SCALE = {"mlp": 1.0, "transformer": 1.0, "language_model": 1.0, "gpt": 1.0,
+                       "resnet18": 0.1}
 OPTIMIZERS = {
     "sgd": lambda params, foreach, scale: torch.optim.SGD(params, lr=0.1 * scale, momentum=0.9,
                                                           foreach=foreach),
@@ -176,6 +225,12 @@ def test_transformer_training_matches_cpu(device, optimizer_name):
 @pytest.mark.parametrize("optimizer_name", sorted(OPTIMIZERS))
 def test_language_model_training_matches_cpu(device, optimizer_name):
     counts = check_training("language_model", device, optimizer_name, foreach=False)
+    assert counts == {}, f"ops of the training step ran on the CPU fallback: {counts}"
+
+
+@pytest.mark.parametrize("optimizer_name", sorted(OPTIMIZERS))
+def test_gpt_training_matches_cpu(device, optimizer_name):
+    counts = check_training("gpt", device, optimizer_name, foreach=False)
     assert counts == {}, f"ops of the training step ran on the CPU fallback: {counts}"
 
 
