@@ -38,27 +38,27 @@ TAKE(take_i32, int)
 #define ADD_SCALED(x, y, a) WRAP_ADD(x, WRAP_MUL(a, y))
 #endif
 
-#define INDEX_ADD(name, IT)                                                                    \
-  __kernel void name(__global T* out, __global const T* source, __global const IT* index,      \
-                     __global volatile int* status, const bp_geom g, const long positions,     \
-                     const long n, const long index_offset, const long index_stride,           \
-                     const long out_dim_stride, const long source_dim_stride,                   \
-                     const long dim_size, const C alpha) {                                      \
-    const long p = get_global_id(0);                                                           \
-    if (p >= positions) return;                                                                \
-    long off[2];                                                                               \
-    BP_OFFSETS(g, p, 2, off);                                                                  \
-    for (long i = 0; i < n; ++i) {                                                             \
-      const long k = index[index_offset + i * index_stride];                                   \
-      if (k < 0 || k >= dim_size) {                                                            \
-        if (atomic_cmpxchg(status, 0, 1) == 0) ((__global long*)status)[1] = k;                \
-        return;                                                                                \
-      }                                                                                        \
-      const long o = off[0] + k * out_dim_stride;                                              \
-      const C x = LOAD(out, o);                                                                \
-      const C y = LOAD(source, off[1] + i * source_dim_stride);                                \
-      STORE(out, o, ADD_SCALED(x, y, alpha));                                                  \
-    }                                                                                          \
+#define INDEX_ADD(name, IT)                                                                        \
+  __kernel void name(__global T* out, __global const T* source, __global const IT* index,          \
+                     __global volatile int* status, const bp_geom g, const long positions,         \
+                     const long n, const long index_offset, const long index_stride,               \
+                     const long out_dim_stride, const long source_dim_stride, const long dim_size, \
+                     const C alpha) {                                                              \
+    const long p = get_global_id(0);                                                               \
+    if (p >= positions) return;                                                                    \
+    long off[2];                                                                                   \
+    BP_OFFSETS(g, p, 2, off);                                                                      \
+    for (long i = 0; i < n; ++i) {                                                                 \
+      const long k = index[index_offset + i * index_stride];                                       \
+      if (k < 0 || k >= dim_size) {                                                                \
+        if (atomic_cmpxchg(status, 0, 1) == 0) ((__global long*)status)[1] = k;                    \
+        return;                                                                                    \
+      }                                                                                            \
+      const long o = off[0] + k * out_dim_stride;                                                  \
+      const C x = LOAD(out, o);                                                                    \
+      const C y = LOAD(source, off[1] + i * source_dim_stride);                                    \
+      STORE(out, o, ADD_SCALED(x, y, alpha));                                                      \
+    }                                                                                              \
   }
 
 INDEX_ADD(index_add_i64, long)

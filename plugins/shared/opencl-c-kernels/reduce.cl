@@ -188,19 +188,18 @@ ARG_REDUCE(argmin_, 0)
 #define SCAN_LOAD(p, i) ((ulong)(long)LOAD(p, i))
 #endif
 
-#define SCAN(name, OP, INIT)                                                                   \
-  __kernel void name(__global T* out, __global const T* self, const bp_geom g,                 \
-                     const long lines, const long len, const long out_stride,                  \
-                     const long self_stride) {                                                 \
-    const long p = get_global_id(0);                                                           \
-    if (p >= lines) return;                                                                    \
-    long off[2];                                                                               \
-    BP_OFFSETS(g, p, 2, off);                                                                  \
-    SCAN_ACC acc = INIT;                                                                       \
-    for (long i = 0; i < len; ++i) {                                                           \
-      acc = acc OP SCAN_LOAD(self, off[1] + i * self_stride);                                  \
-      STORE(out, off[0] + i * out_stride, (C)acc);                                             \
-    }                                                                                          \
+#define SCAN(name, OP, INIT)                                                                     \
+  __kernel void name(__global T* out, __global const T* self, const bp_geom g, const long lines, \
+                     const long len, const long out_stride, const long self_stride) {            \
+    const long p = get_global_id(0);                                                             \
+    if (p >= lines) return;                                                                      \
+    long off[2];                                                                                 \
+    BP_OFFSETS(g, p, 2, off);                                                                    \
+    SCAN_ACC acc = INIT;                                                                         \
+    for (long i = 0; i < len; ++i) {                                                             \
+      acc = acc OP SCAN_LOAD(self, off[1] + i * self_stride);                                    \
+      STORE(out, off[0] + i * out_stride, (C)acc);                                               \
+    }                                                                                            \
   }
 
 SCAN(cumsum_lines, +, (SCAN_ACC)0)
