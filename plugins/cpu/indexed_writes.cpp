@@ -4,6 +4,7 @@
 // PyTorch's CPU kernel: threads split the elements, never one element's adds, so the result
 // does not depend on the thread count.
 #include "cpu.hpp"
+#include "other_dims.hpp"
 
 #include <omp.h>
 
@@ -16,45 +17,12 @@ namespace {
 // Elements of a row one thread takes at a time.
 constexpr int64_t kRowChunk = 4096;
 
-// The kernel's walk: the dims other than `dim` as outer positions and one row (the last of
-// them), with each operand's strides.
-struct Walk {
-  std::vector<int64_t> outer_size, outer_out, outer_self, outer_src;
-  int64_t row_len = 1, row_out = 0, row_self = 0, row_src = 0;
-  int64_t positions = 1;  // product of outer_size
-  // Element offsets of outer position p in out, self and source.
-  void offsets(int64_t p, int64_t& o, int64_t& s, int64_t& src) const {
-    o = s = src = 0;
-    for (size_t d = outer_size.size(); d-- > 0;) {
-      const int64_t i = p % outer_size[d];
-      p /= outer_size[d];
-      o += i * outer_out[d];
-      s += i * outer_self[d];
-      src += i * outer_src[d];
-    }
-  }
-};
-
-Walk make_walk(const StridedView& self, int64_t dim, const StridedView& source,
-               const StridedView& out) {
-  Walk w;
+// The row: the last dim other than `dim` (-1 when there is none), which add_row loops over.
+int32_t row_dim(const StridedView& out, int64_t dim) {
   int32_t last = -1;
   for (int32_t d = 0; d < out.ndim; ++d)
     if (d != dim) last = d;
-  for (int32_t d = 0; d < out.ndim; ++d) {
-    if (d == dim) continue;
-    if (d == last) {
-      w.row_len = out.shape[d];
-      w.row_out = out.strides[d], w.row_self = self.strides[d], w.row_src = source.strides[d];
-      continue;
-    }
-    w.outer_size.push_back(out.shape[d]);
-    w.outer_out.push_back(out.strides[d]);
-    w.outer_self.push_back(self.strides[d]);
-    w.outer_src.push_back(source.strides[d]);
-    w.positions *= out.shape[d];
-  }
-  return w;
+  return last;
 }
 
 // alpha as each dtype's add reads it: PyTorch's opmath value (float for f16, bf16 and f32),
@@ -93,10 +61,15 @@ void add_row(T* dst, int64_t ds, const T* src, int64_t ss, int64_t len, A a) {
 template <typename T>
 void index_add_typed(const StridedView& self, int64_t dim, const std::vector<int64_t>& rows,
                      const StridedView& source, const sdk::Scalar& alpha_v, StridedView out) {
-  const Walk w = make_walk(self, dim, source, out);
+  const int32_t row = row_dim(out, dim);
+  const OtherDims<3> outer({&out, &self, &source}, dim, row);
+  const int64_t row_len = row < 0 ? 1 : out.shape[row];
+  const int64_t row_out = row < 0 ? 0 : out.strides[row],
+                row_self = row < 0 ? 0 : self.strides[row];
+  const int64_t row_src = row < 0 ? 0 : source.strides[row];
   const auto alpha = alpha_for<T>(alpha_v);
-  const int64_t chunks = std::max<int64_t>(1, (w.row_len + kRowChunk - 1) / kRowChunk);
-  const int64_t units = w.positions * chunks, dim_size = out.shape[dim];
+  const int64_t chunks = std::max<int64_t>(1, (row_len + kRowChunk - 1) / kRowChunk);
+  const int64_t units = outer.count * chunks, dim_size = out.shape[dim];
   const int64_t work = units * (dim_size + static_cast<int64_t>(rows.size()));
   const int threads =
       work >= (1 << 16) ? static_cast<int>(std::min<int64_t>(omp_get_max_threads(), units)) : 1;
@@ -107,20 +80,19 @@ void index_add_typed(const StridedView& self, int64_t dim, const std::vector<int
   const T *s = self.data<T>(), *src = source.data<T>();
 #pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1)
   for (int64_t u = 0; u < units; ++u) {
-    int64_t ob, sb, srcb;
-    w.offsets(u / chunks, ob, sb, srcb);
+    const std::array<int64_t, 3> base = outer.offsets(u / chunks);
     const int64_t first = (u % chunks) * kRowChunk;
-    const int64_t len = std::min(kRowChunk, w.row_len - first);
-    ob += first * w.row_out, sb += first * w.row_self, srcb += first * w.row_src;
+    const int64_t len = std::min(kRowChunk, row_len - first);
+    const int64_t ob = base[0] + first * row_out, sb = base[1] + first * row_self;
+    const int64_t srcb = base[2] + first * row_src;
     if (!in_place) {
       for (int64_t j = 0; j < dim_size; ++j)
         for (int64_t k = 0; k < len; ++k)
-          o[ob + j * out.strides[dim] + k * w.row_out] =
-              s[sb + j * self.strides[dim] + k * w.row_self];
+          o[ob + j * out.strides[dim] + k * row_out] = s[sb + j * self.strides[dim] + k * row_self];
     }
     for (size_t i = 0; i < rows.size(); ++i)
-      add_row(o + ob + rows[i] * out.strides[dim], w.row_out,
-              src + srcb + static_cast<int64_t>(i) * source.strides[dim], w.row_src, len, alpha);
+      add_row(o + ob + rows[i] * out.strides[dim], row_out,
+              src + srcb + static_cast<int64_t>(i) * source.strides[dim], row_src, len, alpha);
   }
 }
 

@@ -4,12 +4,12 @@
 // accumulator rounded into the dtype. Threads take whole lines, so the result does not
 // depend on the thread count.
 #include "cpu.hpp"
+#include "other_dims.hpp"
 
 #include <omp.h>
 
 #include <algorithm>
 #include <optional>
-#include <vector>
 
 namespace bp::cpu {
 namespace {
@@ -36,31 +36,17 @@ void scan_line(const T* x, int64_t xs, T* y, int64_t ys, int64_t len) {
 
 template <bool kProduct, typename T>
 void scan_typed(const StridedView& self, int64_t dim, StridedView out) {
-  std::vector<int64_t> sizes, self_strides, out_strides;  // the other dims
-  int64_t lines = 1;
-  for (int32_t d = 0; d < out.ndim; ++d) {
-    if (d == dim) continue;
-    sizes.push_back(out.shape[d]);
-    self_strides.push_back(self.strides[d]);
-    out_strides.push_back(out.strides[d]);
-    lines *= out.shape[d];
-  }
+  const OtherDims<2> lines({&self, &out}, dim);
   const int64_t len = out.shape[dim];
-  const int threads = lines * len >= (1 << 16)
-                          ? static_cast<int>(std::min<int64_t>(omp_get_max_threads(), lines))
+  const int threads = lines.count * len >= (1 << 16)
+                          ? static_cast<int>(std::min<int64_t>(omp_get_max_threads(), lines.count))
                           : 1;
   const T* x = self.data<const T>();
   T* y = out.data<T>();
 #pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1)
-  for (int64_t line = 0; line < lines; ++line) {
-    int64_t xo = 0, yo = 0, rest = line;
-    for (size_t d = sizes.size(); d-- > 0;) {
-      const int64_t i = rest % sizes[d];
-      rest /= sizes[d];
-      xo += i * self_strides[d];
-      yo += i * out_strides[d];
-    }
-    scan_line<kProduct>(x + xo, self.strides[dim], y + yo, out.strides[dim], len);
+  for (int64_t line = 0; line < lines.count; ++line) {
+    const std::array<int64_t, 2> off = lines.offsets(line);
+    scan_line<kProduct>(x + off[0], self.strides[dim], y + off[1], out.strides[dim], len);
   }
 }
 

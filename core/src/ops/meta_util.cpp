@@ -277,4 +277,15 @@ Shape reduced_shape(IntArrayRef sizes, IntArrayRef dims, bool keepdim) {
   return out;
 }
 
+// The output of reducing `self` over the sorted `dims`: the user's shape (keepdim or not)
+// and, when it differs, the keepdim shape the kernel sees.
+TensorMeta reduction_output(const Tensor& self, IntArrayRef dims, bool keepdim, ScalarType dtype) {
+  TensorMeta out;
+  out.dtype = dtype;
+  out.sizes = reduced_shape(as_ref(self.sizes()), dims, keepdim);
+  Shape kept = keepdim_shape(as_ref(self.sizes()), dims);
+  if (kept != out.sizes) out.kernel_sizes = std::move(kept);
+  return out;
+}
+
 }  // namespace bp::ops

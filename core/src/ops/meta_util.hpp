@@ -138,6 +138,9 @@ Shape canonicalize_dims_arg(const OpDef& op, std::span<IValue> args, size_t i, i
 // Shape of a reduction of `sizes` over the sorted unique `dims`: size 1 in each reduced
 // dim when keepdim, else those dims removed.
 Shape reduced_shape(IntArrayRef sizes, IntArrayRef dims, bool keepdim);
+// The output of reducing `self` over the sorted `dims` in `dtype`: the user's shape (keepdim
+// or not) and, when it differs, the keepdim shape a kernel sees.
+TensorMeta reduction_output(const Tensor& self, IntArrayRef dims, bool keepdim, ScalarType dtype);
 inline Shape keepdim_shape(IntArrayRef sizes, IntArrayRef dims) {
   return reduced_shape(sizes, dims, /*keepdim=*/true);
 }

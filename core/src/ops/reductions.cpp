@@ -16,17 +16,6 @@
 namespace bp::ops {
 namespace {
 
-// The output of reducing `self` over the sorted `dims`: the user's shape (keepdim or not)
-// and, when it differs, the keepdim shape the kernel sees.
-TensorMeta reduction_output(const Tensor& self, IntArrayRef dims, bool keepdim, ScalarType dtype) {
-  TensorMeta out;
-  out.dtype = dtype;
-  out.sizes = reduced_shape(as_ref(self.sizes()), dims, keepdim);
-  Shape kept = keepdim_shape(as_ref(self.sizes()), dims);
-  if (kept != out.sizes) out.kernel_sizes = std::move(kept);
-  return out;
-}
-
 // The single reduced dim of an `int dim` argument (wrapped in place); none for a 0-d self.
 Shape single_dim(const OpDef& op, std::span<IValue> args, size_t i, const Tensor& self) {
   const int64_t dim = wrap_dim_arg(op, args, i, self.dim());

@@ -15,12 +15,6 @@
 namespace bp::ops {
 namespace {
 
-// The output of reducing `self` over `dims` in `dtype`, with the keepdim shape the kernel
-// would see (a composite computes keepdim, then views).
-TensorMeta reduced_output(const Tensor& self, IntArrayRef dims, bool keepdim, ScalarType dtype) {
-  return TensorMeta{reduced_shape(as_ref(self.sizes()), dims, keepdim), dtype, std::nullopt};
-}
-
 int64_t count_of(const Tensor& self, IntArrayRef dims) {
   int64_t n = 1;
   for (int64_t d : dims) n *= self.size(d);
@@ -36,7 +30,7 @@ MetaResult variance_meta(const OpDef& op, std::span<IValue> args) {
   const Shape dims = canonicalize_dims_arg(op, args, 1, self.dim());
   MetaResult r;
   r.compute_dtype = self.dtype();
-  r.outputs.push_back(reduced_output(self, as_ref(dims), args[3].to_bool(), self.dtype()));
+  r.outputs.push_back(reduction_output(self, as_ref(dims), args[3].to_bool(), self.dtype()));
   return r;
 }
 
@@ -77,7 +71,7 @@ MetaResult logsumexp_meta(const OpDef& op, std::span<IValue> args) {
   const ScalarType out = is_floating(self.dtype()) ? self.dtype() : ScalarType::Float32;
   MetaResult r;
   r.compute_dtype = out;
-  r.outputs.push_back(reduced_output(self, as_ref(dims), args[2].to_bool(), out));
+  r.outputs.push_back(reduction_output(self, as_ref(dims), args[2].to_bool(), out));
   return r;
 }
 
