@@ -6,7 +6,9 @@
 // sum over rows of 4096, and the transpose-copy of a 4096x4096 matrix. Prints a table of ratios at
 // the end: wall times on these shared machines drift, ratios measured in the same run hold
 // (scripts/bench reads them from --benchmark_out instead). Built only with g++ when Torch is found
-// (its 1.13 headers do not parse under clang in C++20).
+// (its 1.13 headers do not parse under clang in C++20). Also f32 conv2d forward of each
+// distinct convolution of resnet18 at 224x224, batch 1 (bp::convolution against
+// at::conv2d, both on oneDNN: docs/convolution.md).
 #include "fma_peak.hpp"
 #include "stream_add.hpp"
 
@@ -121,6 +123,36 @@ void BM_torch_mm(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(at::mm(a, b));
   set_flops(state, n);
 }
+// --- conv2d of resnet18's convolutions (batch 1, 224x224 input) ---------------------------
+struct ConvShape {
+  int64_t channels, size, out_channels, kernel, stride, padding;
+};
+constexpr ConvShape kResnet18Convs[] = {
+    {3, 224, 64, 7, 2, 3},    // stem
+    {64, 56, 64, 3, 1, 1},    // layer1
+    {64, 56, 128, 3, 2, 1},   // layer2, first
+    {64, 56, 128, 1, 2, 0},   // layer2, downsample
+    {128, 28, 128, 3, 1, 1},  // layer2
+    {256, 14, 256, 3, 1, 1},  // layer3
+    {512, 7, 512, 3, 1, 1},   // layer4
+};
+void BM_bp_conv2d(benchmark::State& state) {
+  const ConvShape& c = kResnet18Convs[state.range(0)];
+  const bp::Tensor x =
+      bp::full({1, c.channels, c.size, c.size}, 0.5, bp::ScalarType::Float32, g_cpu);
+  const bp::Tensor w = bp::full({c.out_channels, c.channels, c.kernel, c.kernel}, 0.25,
+                                bp::ScalarType::Float32, g_cpu);
+  for (auto _ : state)
+    benchmark::DoNotOptimize(
+        bp::convolution(x, w, std::nullopt, {c.stride}, {c.padding}, {1}, false, {0}, 1));
+}
+void BM_torch_conv2d(benchmark::State& state) {
+  const ConvShape& c = kResnet18Convs[state.range(0)];
+  const at::Tensor x = at::full({1, c.channels, c.size, c.size}, 0.5);
+  const at::Tensor w = at::full({c.out_channels, c.channels, c.kernel, c.kernel}, 0.25);
+  for (auto _ : state) benchmark::DoNotOptimize(at::conv2d(x, w, {}, {c.stride}, {c.padding}));
+}
+
 // The anchor of the matmul rows: FP32 FMAs from registers on every thread (FLOP/s).
 void BM_fma_peak(benchmark::State& state) {
   double flops = 0;
@@ -213,6 +245,8 @@ BENCHMARK(BM_torch_layer_norm)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_bp_sum)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_torch_sum)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_bp_transpose_copy)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_bp_conv2d)->DenseRange(0, 6)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_torch_conv2d)->DenseRange(0, 6)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_torch_transpose_copy)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 int main(int argc, char** argv) {
@@ -250,6 +284,9 @@ int main(int argc, char** argv) {
   for (const char* n : {"1024", "2048"})
     ratio(("BM_bp_matmul/" + std::string(n) + "/real_time").c_str(),
           ("BM_torch_mm/" + std::string(n) + "/real_time").c_str());
+  for (int i = 0; i <= 6; ++i)
+    ratio(("BM_bp_conv2d/" + std::to_string(i) + "/real_time").c_str(),
+          ("BM_torch_conv2d/" + std::to_string(i) + "/real_time").c_str());
   for (const char* op : {"softmax", "layer_norm", "sum", "transpose_copy"})
     ratio(("BM_bp_" + std::string(op) + "/real_time").c_str(),
           ("BM_torch_" + std::string(op) + "/real_time").c_str());

@@ -92,7 +92,8 @@ void add_softmax_checks(std::vector<GradientCheck>& out) {
 // The checks' fixed tensors (targets, weights, the inputs a check does not differentiate)
 // are drawn when a case runs, from these seeds: the list itself holds no tensor (a static
 // one would outlive the runtime's allocator).
-constexpr uint64_t kMseSeed = 27, kNllSeed = 28, kLayerNormSeed = 29, kEmbeddingSeed = 30;
+constexpr uint64_t kMseSeed = 27, kNllSeed = 28, kLayerNormSeed = 29, kEmbeddingSeed = 30,
+                   kConvolutionSeed = 31;
 
 struct Reduction {
   int64_t value;
@@ -205,6 +206,92 @@ void add_embedding_checks(std::vector<GradientCheck>& out) {
       }});
 }
 
+std::vector<int64_t> sizes_of(const Tensor& t) {
+  return {t.sizes().begin(), t.sizes().end()};
+}
+
+// A convolution whose gradients are checked: the arguments of bp::convolution.
+struct ConvolutionCase {
+  const char* name;
+  Shape input, weight;
+  std::vector<int64_t> stride, padding, dilation;
+  bool transposed;
+  std::vector<int64_t> output_padding;
+  int64_t groups;
+};
+
+// A strided, padded, dilated, grouped 2-D convolution and a transposed 1-D one.
+const ConvolutionCase kConvolutionCases[] = {
+    {"groups2_stride2_dilated_2x4x7x6",
+     {2, 4, 7, 6},
+     {6, 2, 3, 2},
+     {2, 1},
+     {1, 0},
+     {1, 2},
+     false,
+     {0},
+     2},
+    {"transposed_conv1d_2x3x5", {2, 3, 5}, {3, 2, 3}, {2}, {1}, {1}, true, {1}, 1},
+};
+
+// convolution's gradient (convolution_backward) with respect to argument `which` (0 input,
+// 1 weight, 2 bias), the others fixed, with its mask alone set; or, with `primitive`, the
+// primitive of that gradient (convolution_backward_input / _weight) differentiating
+// convolution_forward.
+GradientProblem convolution_problem(InputMaker& in, const ConvolutionCase& c, size_t which,
+                                    bool primitive) {
+  InputMaker fixed(kConvolutionSeed);
+  const int64_t channels = c.transposed ? c.weight[1] * c.groups : c.weight[0];
+  std::array<Tensor, 3> fixed_args = {fixed.tensor(as_ref(c.input), kF64),
+                                      fixed.tensor(as_ref(c.weight), kF64),
+                                      fixed.tensor({channels}, kF64)};
+  auto with = [fixed_args, which](const Tensor& v) {
+    std::array<Tensor, 3> a = fixed_args;
+    a[which] = v;
+    return a;
+  };
+  auto forward = [with, c](const Tensor& v) {
+    const auto a = with(v);
+    return bp::convolution(a[0], a[1], a[2], c.stride, c.padding, c.dilation, c.transposed,
+                           c.output_padding, c.groups);
+  };
+  auto backward = [with, c, which, channels, primitive](const Tensor& g, const Tensor& v,
+                                                        Device d) {
+    const auto a = with(v);
+    if (primitive)
+      return which == 0
+                 ? bp::convolution_backward_input(on(g, d), on(a[1], d), sizes_of(a[0]), c.stride,
+                                                  c.padding, c.dilation, c.groups)
+                 : bp::convolution_backward_weight(on(g, d), on(a[0], d), sizes_of(a[1]), c.stride,
+                                                   c.padding, c.dilation, c.groups);
+    std::array<bool, 3> mask{};
+    mask[which] = true;
+    return bp::convolution_backward(on(g, d), on(a[0], d), on(a[1], d),
+                                    std::vector<int64_t>{channels}, c.stride, c.padding, c.dilation,
+                                    c.transposed, c.output_padding, c.groups, mask)[which];
+  };
+  return GradientProblem{in.tensor(as_ref(fixed_args[which].sizes()), kF64), forward, backward};
+}
+
+void add_convolution_checks(std::vector<GradientCheck>& out) {
+  const char* arguments[] = {"input", "weight", "bias"};
+  for (const ConvolutionCase& c : kConvolutionCases)
+    for (size_t which = 0; which < 3; ++which) {
+      const std::string op = "convolution_backward";
+      out.push_back(GradientCheck{
+          op + "." + arguments[which] + "_" + c.name, op,
+          [c, which](InputMaker& in) { return convolution_problem(in, c, which, false); }});
+    }
+  const ConvolutionCase& plain = kConvolutionCases[0];
+  for (size_t which = 0; which < 2; ++which) {
+    const std::string op =
+        which == 0 ? "convolution_backward_input" : "convolution_backward_weight";
+    out.push_back(GradientCheck{op + "." + plain.name, op, [plain, which](InputMaker& in) {
+                                  return convolution_problem(in, plain, which, true);
+                                }});
+  }
+}
+
 }  // namespace
 
 const std::vector<GradientCheck>& gradient_checks() {
@@ -216,6 +303,7 @@ const std::vector<GradientCheck>& gradient_checks() {
     add_nll_checks(out);
     add_layer_norm_checks(out);
     add_embedding_checks(out);
+    add_convolution_checks(out);
     return out;
   }();
   return checks;

@@ -99,6 +99,12 @@ constexpr Rule kRules[] = {
     {"cumsum", Kind::Reduction, 0, 0, 0},
     {"cumprod", Kind::Product, 0, 0, 0},
     {"max min", Kind::Exact, 0, 0, 0},
+    // Sums of K products per result element, in each backend's order (oneDNN's blocked
+    // f32 order on the CPU, one work item's loop on a GPU); K is the window times the
+    // group's channels (forward), or the batch times the output positions (weight gradient).
+    {"convolution convolution_backward convolution_forward convolution_backward_input "
+     "convolution_backward_weight",
+     Kind::Reduction, 0, 0, 0},
 };
 
 bool rule_has(const Rule& rule, std::string_view name) {

@@ -67,6 +67,8 @@ Catalog build_catalog() {
   ops::register_statistics_ops(c);
   ops::register_scan_ops(c);
   ops::register_extreme_dim_ops(c);
+  ops::register_convolution_primitives(c);
+  ops::register_convolution_composites(c);
   return c;
 }
 

@@ -74,5 +74,7 @@ void register_nn_kernels(sdk::Registrar& r);  // fused softmax log_softmax layer
 void register_activation_backward_kernels(sdk::Registrar& r);  // threshold_backward ...
 void register_indexed_write_kernels(sdk::Registrar& r);        // index_add
 void register_scan_kernels(sdk::Registrar& r);                 // cumsum cumprod
+void register_convolution_kernels(sdk::Registrar& r);  // convolution_forward, _backward_input,
+                                                      // _backward_weight
 
 }  // namespace bp::cpu

@@ -150,6 +150,13 @@ const std::vector<Exemption> kExemptions = {
      "query, key and value are matrices (or batches of them): at least 2-D"},
     {"tril", {LayoutClass::ZeroDim}, "self is a matrix or a batch of them (an error sample)"},
     {"triu", {LayoutClass::ZeroDim}, "self is a matrix or a batch of them (an error sample)"},
+    {"convolution_forward",
+     {LayoutClass::ZeroDim},
+     "input and weight have 3 or 4 dims [N, C, *] (an error sample)"},
+    {"convolution_backward_input", {LayoutClass::ZeroDim}, "its tensors have 3 or 4 dims"},
+    {"convolution_backward_weight", {LayoutClass::ZeroDim}, "its tensors have 3 or 4 dims"},
+    {"convolution", {LayoutClass::ZeroDim}, "its tensors have 3 or 4 dims"},
+    {"convolution_backward", {LayoutClass::ZeroDim}, "its tensors have 3 or 4 dims"},
 };
 
 bool exempt(const std::string& op, LayoutClass c) {

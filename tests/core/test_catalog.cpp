@@ -145,7 +145,12 @@ const std::vector<Expected> kOpSetV1 = {
     {"cumsum", P},
     {"cumprod", P},
     {"max.dim", C},
-    {"min.dim", C}};
+    {"min.dim", C},
+    {"convolution_forward", P},
+    {"convolution_backward_input", P},
+    {"convolution_backward_weight", P},
+    {"convolution", C},
+    {"convolution_backward", C}};
 
 const char* kind_str(OpKind k) {
   return k == OpKind::Primitive ? "primitive" : "composite";
@@ -178,11 +183,12 @@ TEST_CASE("only copy_, fill_ and zero_ mutate an argument; only arange cannot fa
     CAPTURE(op.name);
     const bool mutating = op.name == "copy_" || op.name == "fill_.Scalar" ||
                           op.name == "fill_.Tensor" || op.name == "zero_";
-    const bool layer_norm =
-        op.name == "native_layer_norm" || op.name == "native_layer_norm_backward";
+    const bool three_outputs = op.name == "native_layer_norm" ||
+                               op.name == "native_layer_norm_backward" ||
+                               op.name == "convolution_backward";
     const bool two_outputs =
         op.name == "nll_loss_forward" || op.name == "max.dim" || op.name == "min.dim";
-    const size_t outputs = mutating ? 0u : two_outputs ? 2u : layer_norm ? 3u : 1u;
+    const size_t outputs = mutating ? 0u : two_outputs ? 2u : three_outputs ? 3u : 1u;
     CHECK(op.mutated_arg == (mutating ? 0 : -1));
     CHECK(op.num_outputs() == outputs);
     CHECK(op.can_fall_back == (op.name != "arange.start_step"));

@@ -183,6 +183,20 @@ KNOWN_DIFFERENCES = [
             ("masked_fill.Scalar", "masked_fill.Tensor"),
             lambda case, r: _arg(case, "mask").value.dtype != "bool")),
     KnownDifference(
+        "convolution-transposed-output-padding",
+        "a transposed convolution's output_padding must be below the stride; PyTorch also takes "
+        "it below the dilation, where the output has rows no input reaches",
+        explains_error=_reference_refuses(
+            ("convolution",), lambda case, r: "output_padding" in r)),
+    KnownDifference(
+        "convolution-kernel-gaps",
+        "convolutions PyTorch 1.13's CPU has no kernel for: integers with dilation "
+        "(slow_conv_dilated), and an empty batch with a strided weight (a view error)",
+        explains_error=_pytorch_refuses(
+            ("convolution", "convolution_forward"),
+            lambda case, t: "slow_conv_dilated" in str(t) or "view size is not compatible" in
+            str(t))),
+    KnownDifference(
         "clamp-bool",
         "clamp refuses bool; PyTorch 1.13 accepts it with one bound (its clamp_min/clamp_max "
         "kernels) and refuses it with two (its clamp kernel)",

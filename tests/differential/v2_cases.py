@@ -2,14 +2,17 @@
 Tensor values, broadcasting masks), tril and triu (diagonals on both sides and past the
 matrix, batches, empty matrices), var and std with every kind of correction, logsumexp
 (integral inputs give f32; infinities and NaN), cumsum and cumprod (the i64 rule, `dtype`,
-wrap-around), and max.dim and min.dim (NaN, ties, an empty dim). cases.Generator inherits OpSetV2Cases and
+wrap-around), max.dim and min.dim (NaN, ties, an empty dim), and convolution: the
+composite and its backward in PyTorch's schemas, and the three primitives through
+aten::convolution / aten::convolution_backward (strides, padding, dilation, groups, 1-D,
+transposed, integers). cases.Generator inherits OpSetV2Cases and
 runs its group, `op_set_v2`, after the training group, so these cases draw their values
 after every earlier group's.
 
 A u8 or floating mask is refused, where PyTorch 1.13 reads a u8 one with a deprecation
 warning and a floating one as all false (`masked-fill-mask-dtype`). Left out on purpose
 (docs/ops.md): logsumexp over dim=[] (PyTorch 1.13 fails with a broadcast error; Backplane reduces every
-dim, as later PyTorch does)."""
+dim, as later PyTorch does); f16 convolution (PyTorch 1.13's CPU has no kernel for it)."""
 
 import torch
 
@@ -32,6 +35,7 @@ class OpSetV2Cases:
         self.logsumexps()
         self.scans()
         self.extremes()
+        self.convolutions()
 
     def masked_fills(self):
         for dtype in ALL:
@@ -110,3 +114,115 @@ class OpSetV2Cases:
                     self.add(op, "v2", [("self", self.tensor(dtype, shape)),
                                         ("dim", Arg("int", dim)),
                                         ("keepdim", Arg("bool", self.rng.random() < 0.5))])
+
+    def convolutions(self):
+        """convolution, convolution_backward and the three primitives; the primitives'
+        expected values come from aten::convolution(_backward) (torch_fn)."""
+        for dtype in ["f32", "f64", "bf16", "i32", "i64"]:
+            for inp, wt, stride, padding, dilation, groups in CONVOLUTIONS:
+                x, w = self.tensor(dtype, inp, "normal"), self.tensor(dtype, wt, "normal")
+                params = [("stride", ints(stride)), ("padding", ints(padding)),
+                          ("dilation", ints(dilation))]
+                self.add("convolution", "v2", [
+                    ("input", x), ("weight", w), ("bias", self.tensor(dtype, [wt[0]], "normal"))]
+                    + params + [("transposed", Arg("bool", False)),
+                                ("output_padding", ints([0])), ("groups", Arg("int", groups))])
+                self.add("convolution_forward", "v2",
+                         [("input", x), ("weight", w), ("bias", NONE)] + params +
+                         [("groups", Arg("int", groups))], torch_fn=convolution_forward)
+                if dtype not in FLOATS:  # PyTorch 1.13 has no integer convolution gradients
+                    continue
+                g = self.tensor(dtype, conv_output(inp, wt, stride, padding, dilation), "normal")
+                last = [("groups", Arg("int", groups))]
+                self.add("convolution_backward_input", "v2", [
+                    ("grad_output", g), ("weight", w), ("input_size", ints(inp))] + params + last,
+                    torch_fn=convolution_backward_input)
+                self.add("convolution_backward_weight", "v2", [
+                    ("grad_output", g), ("input", x), ("weight_size", ints(wt))] + params + last,
+                    torch_fn=convolution_backward_weight)
+                self.add("convolution_backward", "v2", [
+                    ("grad_output", g), ("input", x), ("weight", w),
+                    ("bias_sizes", ints([wt[0]]))] + params + [
+                    ("transposed", Arg("bool", False)), ("output_padding", ints([0]))] + last +
+                    [("output_mask", ints([1, 1, 1]))], torch_fn=convolution_backward)
+        self.transposed_convolutions()
+
+    def transposed_convolutions(self):
+        """convolution and convolution_backward with transposed=True, and the output_padding
+        PyTorch takes below the dilation (convolution-transposed-output-padding). Not bf16:
+        PyTorch 1.13's bf16 transposed convolution (oneDNN's) refuses any input, checking its
+        channels against the weight's dim 1."""
+        for dtype in ["f32", "f64"]:
+            for inp, wt, stride, padding, output_padding, groups in TRANSPOSED:
+                x, w = self.tensor(dtype, inp, "normal"), self.tensor(dtype, wt, "normal")
+                params = [("stride", ints(stride)), ("padding", ints(padding)),
+                          ("dilation", ints([1])), ("transposed", Arg("bool", True)),
+                          ("output_padding", ints(output_padding)),
+                          ("groups", Arg("int", groups))]
+                y = torch.convolution(x.torch(), w.torch(), None, stride, padding, [1], True,
+                                      output_padding, groups)
+                bias = self.tensor(dtype, [y.shape[1]], "normal")
+                self.add("convolution", "v2", [("input", x), ("weight", w), ("bias", bias)] +
+                         params)
+                self.add("convolution_backward", "v2", [
+                    ("grad_output", self.tensor(dtype, list(y.shape), "normal")), ("input", x),
+                    ("weight", w), ("bias_sizes", ints([y.shape[1]]))] + params +
+                    [("output_mask", ints([1, 1, 1]))], torch_fn=convolution_backward)
+        self.add("convolution", "v2", [
+            ("input", self.tensor("f32", [1, 2, 5, 5], "normal")),
+            ("weight", self.tensor("f32", [2, 2, 3, 3], "normal")), ("bias", NONE),
+            ("stride", ints([1])), ("padding", ints([0])), ("dilation", ints([2])),
+            ("transposed", Arg("bool", True)), ("output_padding", ints([1])),
+            ("groups", Arg("int", 1))])
+
+
+# Convolution geometries: input, weight, stride, padding, dilation, groups.
+CONVOLUTIONS = [([2, 3, 6, 7], [4, 3, 3, 3], [1], [0], [1], 1),
+                ([1, 4, 8, 8], [6, 2, 3, 3], [2], [1], [1], 2),
+                ([1, 2, 9, 7], [3, 2, 3, 2], [2, 1], [2, 0], [2, 3], 1),
+                ([2, 3, 11], [5, 3, 4], [2], [1], [2], 1),
+                ([0, 3, 5, 5], [2, 3, 3, 3], [1], [1], [1], 1)]
+# Transposed: input, weight [C_in, C_out / groups, *], stride, padding, output_padding, groups.
+TRANSPOSED = [([2, 4, 5, 5], [4, 3, 3, 3], [2], [1], [1], 1),
+              ([1, 4, 6], [4, 1, 3], [3], [0], [2], 2)]
+
+
+def ints(values):
+    return Arg("ints", values)
+
+
+def conv_output(input_shape, weight_shape, stride, padding, dilation):
+    spatial = len(input_shape) - 2
+    expand = (lambda v: v * spatial if len(v) == 1 else v)
+    s, p, d = expand(stride), expand(padding), expand(dilation)
+    return [input_shape[0], weight_shape[0]] + [
+        (input_shape[i + 2] + 2 * p[i] - d[i] * (weight_shape[i + 2] - 1) - 1) // s[i] + 1
+        for i in range(spatial)]
+
+
+def convolution_forward(input, weight, bias, stride, padding, dilation, groups):
+    return torch.convolution(input, weight, bias, stride, padding, dilation, False, [0], groups)
+
+
+def convolution_backward_input(grad_output, weight, input_size, stride, padding, dilation,
+                               groups):
+    input = torch.zeros(input_size, dtype=weight.dtype)
+    return torch.ops.aten.convolution_backward(grad_output, input, weight, None, stride, padding,
+                                               dilation, False, [0], groups,
+                                               [True, False, False])[0]
+
+
+def convolution_backward_weight(grad_output, input, weight_size, stride, padding, dilation,
+                                groups):
+    weight = torch.zeros(weight_size, dtype=input.dtype)
+    return torch.ops.aten.convolution_backward(grad_output, input, weight, None, stride, padding,
+                                               dilation, False, [0], groups,
+                                               [False, True, False])[1]
+
+
+def convolution_backward(grad_output, input, weight, bias_sizes, stride, padding, dilation,
+                         transposed, output_padding, groups, output_mask):
+    """aten::convolution_backward with the mask as the bools it takes (docs/schema.md)."""
+    return torch.ops.aten.convolution_backward(
+        grad_output, input, weight, bias_sizes, stride, padding, dilation, transposed,
+        output_padding, groups, [bool(m) for m in output_mask])

@@ -75,9 +75,10 @@ void check_error(F&& f, ErrorCode code, const std::string& part) {
   try {
     f();
   } catch (const Error& e) {
+    const std::string message = e.what();
+    CAPTURE(message);
     CHECK(std::string(to_string(e.code())) == std::string(to_string(code)));
-    CAPTURE(e.what());
-    CHECK(std::string(e.what()).find(part) != std::string::npos);
+    CHECK(message.find(part) != std::string::npos);
     return;
   }
   FAIL_CHECK("expected a bp::Error containing \"" << part << "\"");

@@ -66,6 +66,12 @@ NOT_MAPPED = {
                         "(where.self-*-scalar-self cases)",
     "where.ScalarOther": "CompositeImplicit in torch 1.13: reaches where.self "
                          "(where.self-*-scalar-other cases)",
+    "convolution_forward": "Backplane's primitive under convolution, which maps (convolution "
+                           "cases)",
+    "convolution_backward_input": "Backplane's primitive under convolution_backward, which maps "
+                                  "(convolution_backward cases)",
+    "convolution_backward_weight": "Backplane's primitive under convolution_backward, which "
+                                   "maps (convolution_backward cases)",
 }
 
 

@@ -7,13 +7,15 @@ per-step losses and the final parameters must match the same training on torch C
     next token, 10 steps: embedding's gradient is embedding_dense_backward;
   - a GPT-style decoder block written by hand (tril mask buffer, masked_fill, GELU MLP),
     10 steps;
-  - torchvision's resnet18 at 2x3x32x32, 10 steps.
-The MLP's, the transformer's, the language model's and the GPT block's steps run every op on the device (no CPU fallback);
-resnet18's fallbacks (convolution, pooling and batch norm, which Backplane lacks yet) are
-reported in the end-of-run table. resnet18 at a batch of 2 is compared on its first step
-only: layer4's batch norms normalise 2 values per channel (its maps are 1x1), which
-amplifies a difference in the last bits of a parameter ~1e8-fold in the next step's
-gradients, so later steps of two correct implementations part (docs/training.md).
+  - torchvision's resnet18 at 4x3x64x64, 3 steps.
+The MLP's, the transformer's, the language model's and the GPT block's steps run every op on
+the device (no CPU fallback); resnet18's fallbacks (pooling and batch norm, which Backplane
+lacks yet) are reported in the end-of-run table. resnet18 is compared on its first step only
+(its loss and gradients): batch norms over few values per channel amplify a difference in
+the last bits of a parameter by orders of magnitude in the next step's gradients, so later
+steps of two correct implementations part (docs/training.md). At 2x3x32x32 layer4's batch
+norms normalise 2 values per channel, which amplified torch CPU's own f32 rounding into
+gradients 2% apart from the reference's (f64: 4e-15); at 4x3x64x64 they are 7e-6 apart.
 """
 import copy
 
@@ -27,8 +29,11 @@ from conftest import record
 # order drift by a few ulps a step; AdamW's normalised steps amplify that the most.
 LOSS_TOLERANCE = {"mlp": 1e-5, "transformer": 1e-4, "language_model": 1e-4, "gpt": 1e-4,
                   "resnet18": 1e-5}
+# resnet18's gradients are relative to each parameter's largest: its convolutions' weight
+# gradients sum up to 4 * 32 * 32 products, whose f32 rounding in torch CPU's oneDNN is
+# ~sqrt(K) * eps = 4e-6 relative (7e-6 measured against the reference's double sums).
 PARAMETER_TOLERANCE = {"mlp": 1e-5, "transformer": 2e-4, "language_model": 2e-4, "gpt": 2e-4,
-                       "resnet18": 1e-5}
+                       "resnet18": 3e-5}
 
 
 def mlp_problem():
@@ -127,8 +132,8 @@ def resnet18_problem():
     torchvision = pytest.importorskip("torchvision")
     torch.manual_seed(0)
     model = torchvision.models.resnet18(num_classes=10)
-    inputs, labels = torch.randn(2, 3, 32, 32), torch.randint(0, 10, (2,))
-    return model, inputs, labels, torch.nn.functional.cross_entropy, 10
+    inputs, labels = torch.randn(4, 3, 64, 64), torch.randint(0, 10, (4,))
+    return model, inputs, labels, torch.nn.functional.cross_entropy, 3
 
 
 # Steps compared (the rest are trained and recorded): see the module's docstring. For
@@ -236,7 +241,8 @@ def test_gpt_training_matches_cpu(device, optimizer_name):
 
 @pytest.mark.parametrize("optimizer_name", sorted(OPTIMIZERS))
 def test_resnet18_training_matches_cpu(device, optimizer_name):
-    # Its fallback counts are recorded (convolution has no Backplane op yet), not asserted.
+    # Its fallback counts are recorded (pooling and batch norm have no Backplane op yet), not
+    # asserted.
     check_training("resnet18", device, optimizer_name, foreach=False)
 
 

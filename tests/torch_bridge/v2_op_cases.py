@@ -1,5 +1,5 @@
-"""The cases of test_ops.py for op set v2 (issue 28): masked_fill, tril, triu, var, std and
-logsumexp, through the aten overloads PyTorch's Python API calls (functional, in place and
+"""The cases of test_ops.py for op set v2 (issue 28): masked_fill, tril, triu, var, std,
+logsumexp, cumsum, cumprod, max/min over a dim and convolution, through the aten overloads PyTorch's Python API calls (functional, in place and
 out=). Each *_cases(b) adds its cases to a Builder (op_cases.py) in a fixed order: the
 seeded inputs depend on it.
 """
@@ -16,6 +16,7 @@ def op_set_v2_cases(b):
     triangle_cases(b)
     statistics_cases(b)
     scan_and_selection_cases(b)
+    convolution_cases(b)
 
 
 def mask(b, shape):
@@ -137,3 +138,57 @@ def scan_and_selection_cases(b):
               *[out_arg(b.gen, meta, "contiguous")
                 for meta in [([4], torch.float32), ([4], torch.int64)]],
               form="out", written=(2, 3))
+
+
+def convolution_cases(b):
+    """aten::convolution (what F.conv1d, F.conv2d and F.conv_transpose2d reach) and
+    aten::convolution_backward (what autograd calls), functional and out=."""
+    def conv(dtype, x, w, bias, *params, layout="contiguous"):
+        return [b.t(x, dtype, layout=layout), b.t(w, dtype),
+                b.t(bias, dtype) if bias else None, *params]
+    for dtype in ["f32", "f64", "bf16", "i64"]:
+        b.functional("convolution", dtype, torch.convolution,
+                     conv(dtype, [2, 3, 6, 7], [4, 3, 3, 3], [4], [1], [1], [1], False, [0], 1),
+                     "accum")
+    for label, args in [
+            ("f32-stride2-groups2", conv("f32", [1, 4, 8, 8], [6, 2, 3, 3], None, [2], [1], [1],
+                                         False, [0], 2)),
+            ("f32-dilated-asymmetric", conv("f32", [1, 2, 9, 7], [3, 2, 3, 2], [3], [2, 1],
+                                            [2, 0], [2, 3], False, [0], 1)),
+            ("f32-conv1d", conv("f32", [2, 3, 11], [5, 3, 4], [5], [2], [1], [2], False, [0], 1)),
+            ("f32-transposed", conv("f32", [2, 4, 5, 5], [4, 3, 3, 3], [3], [2], [1], [1], True,
+                                    [1], 1)),
+            ("f32-views", conv("f32", [2, 3, 6, 7], [4, 3, 3, 3], [4], [1], [0], [1], False,
+                               [0], 1, layout="transposed")),
+            ("f32-empty-batch", conv("f32", [0, 3, 5, 5], [2, 3, 3, 3], None, [1], [1], [1],
+                                     False, [0], 1))]:
+        b.functional("convolution", label, torch.convolution, args, "accum")
+    b.functional("convolution", "f32-transposed-output-padding-dilation", torch.convolution,
+                 conv("f32", [1, 2, 5, 5], [2, 2, 3, 3], None, [1], [0], [2], True, [1], 1),
+                 bridge_raises="convolution-transposed-output-padding")
+    b.out("convolution", "f32", aten.convolution.out,
+          conv("f32", [1, 3, 5, 5], [2, 3, 3, 3], [2], [1], [1], [1], False, [0], 1), "accum")
+    # convolution_backward: every gradient, plain and transposed, then the out= form.
+    backward = aten.convolution_backward
+    for label, x, w, grad, params in [
+            ("f32", [2, 3, 6, 7], [4, 3, 3, 3], [2, 4, 6, 7], ([1], [1], [1], False, [0], 1)),
+            ("f64-groups2-stride2", [1, 4, 8, 8], [6, 2, 3, 3], [1, 6, 4, 4],
+             ([2], [1], [1], False, [0], 2)),
+            ("f32-transposed", [2, 4, 5, 5], [4, 3, 3, 3], [2, 3, 10, 10],
+             ([2], [1], [1], True, [1], 1))]:
+        dtype = label.split("-")[0]
+        b.functional("convolution_backward", label, backward,
+                     [b.t(grad, dtype), b.t(x, dtype), b.t(w, dtype), [grad[1]], *params,
+                      [True, True, True]], "accum")
+    b.functional("convolution_backward", "f32-input-gradient-only", backward,
+                 [b.t([1, 2, 5, 5], "f32"), b.t([1, 3, 5, 5], "f32"), b.t([2, 3, 3, 3], "f32"),
+                  None, [1], [1], [1], False, [0], 1, [True, False, False]], "accum")
+    b.add("convolution_backward", "f32-out",
+          lambda g, x, w, o0, o1, o2: tuple(aten.convolution_backward.out(
+              g, x, w, [2], [1], [1], [1], False, [0], 1, [True, True, True],
+              out0=o0, out1=o1, out2=o2)),
+          b.t([1, 2, 5, 5], "f32"), b.t([1, 3, 5, 5], "f32"), b.t([2, 3, 3, 3], "f32"),
+          *[out_arg(b.gen, meta, "contiguous")
+            for meta in [([1, 3, 5, 5], torch.float32), ([2, 3, 3, 3], torch.float32),
+                         ([2], torch.float32)]],
+          form="out", written=(3, 4, 5), tol="accum")

@@ -368,6 +368,24 @@ else `self`'s; `self` is converted to it first (a bool result is an error, as in
 `argmax`/`argmin` (bool compared as u8). `keepdim` as the reductions; an empty dim is an
 error, as in PyTorch.)",
        R"(NaN is the extreme, at its first index; ties give the first index.)"},
+      {"Convolution: convolution, convolution_backward and their primitives",
+       {"convolution_forward", "convolution_backward_input", "convolution_backward_weight",
+        "convolution", "convolution_backward"},
+       R"(1-D and 2-D convolution in PyTorch's layout: input [N, C, L] or [N, C, H, W], weight
+[O, C / groups, *] ([C, O / groups, *] when transposed), bias [O]; stride, padding,
+dilation and output_padding have one entry or one per spatial dim. No dtype promotion: the
+operands share one dtype (not bool; the gradients floating). The primitives
+`convolution_forward`, `convolution_backward_input` and `convolution_backward_weight` are
+what a backend implements: their kernels receive 4-D tensors (a 1-D convolution as H = 1)
+and two-entry parameter lists. `convolution` is a composite (transposed: the input
+gradient's primitive, then the bias); `convolution_backward` has PyTorch's schema and
+leaves a gradient whose `output_mask` entry is false undefined.)",
+       R"(- Floating sums are rounded once: the reference sums in double; the CPU runs oneDNN in
+  f32 (f16/bf16 widened), or the reference's double loop for non-finite or huge inputs;
+  a GPU sums in float (double for f64) in one work item per result element.
+- Integers wrap as PyTorch's.
+- Transposed convolutions need output_padding below the stride (PyTorch also takes it
+  below the dilation).)"},
   };
   return families;
 }

@@ -82,6 +82,10 @@ FallbackMode fallback_mode() {
   return g_mode.load();
 }
 
+namespace {
+
+// Counts one fallback of the aten operator `name`, warns on its first, or raises in strict
+// mode.
 void note_fallback(const std::string& name, std::string_view reason) {
   TORCH_CHECK(fallback_mode() != FallbackMode::Error, "backplane.torch: ", name,
               " cannot run on the Backplane device (", reason,
@@ -99,6 +103,8 @@ void note_fallback(const std::string& name, std::string_view reason) {
                "fallback_counts() counts such calls; BACKPLANE_TORCH_FALLBACK=error makes "
                "them errors.");
 }
+
+}  // namespace
 
 void run_on_cpu(const c10::OperatorHandle& op, torch::jit::Stack* stack, std::string_view reason) {
   const std::string name = operator_text(op);

@@ -26,11 +26,6 @@ FallbackMode fallback_mode();
 // Backplane did not run it ("no Backplane op maps to it", "dtype complex64 ...").
 void run_on_cpu(const c10::OperatorHandle& op, torch::jit::Stack* stack, std::string_view reason);
 
-// Counts one fallback of the aten operator `name` ("aten::convolution_overrideable"), warns
-// on its first, or raises in strict mode: what run_on_cpu does before running the op, for
-// kernels that run PyTorch's CPU code themselves (convolution_fallback.cpp).
-void note_fallback(const std::string& name, std::string_view reason);
-
 // "aten::native_layer_norm" -> calls since start (or the last reset).
 std::map<std::string, uint64_t> fallback_counts();
 void reset_fallback_counts();

@@ -79,5 +79,8 @@ void add_indexed_write_records(std::vector<OpRecord>& out);
 void add_mask_and_statistics_records(std::vector<OpRecord>& out);
 // cumsum, cumprod, max.dim, min.dim (scans_selection.cpp)
 void add_scan_and_selection_records(std::vector<OpRecord>& out);
+// convolution_forward, convolution_backward_input, convolution_backward_weight, convolution,
+// convolution_backward (convolution.cpp)
+void add_convolution_records(std::vector<OpRecord>& out);
 
 }  // namespace bp::conformance::detail

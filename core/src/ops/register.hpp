@@ -30,5 +30,8 @@ void register_mask_ops(Catalog& c);         // masked_fill.Scalar masked_fill.Te
 void register_statistics_ops(Catalog& c);   // var.correction std.correction logsumexp
 void register_scan_ops(Catalog& c);         // cumsum cumprod
 void register_extreme_dim_ops(Catalog& c);  // max.dim min.dim (reductions.cpp)
+// convolution_forward convolution_backward_input convolution_backward_weight (convolution.cpp)
+void register_convolution_primitives(Catalog& c);
+void register_convolution_composites(Catalog& c);  // convolution convolution_backward
 
 }  // namespace bp::ops

@@ -346,4 +346,34 @@ Tensor lerp(const Tensor& self, const Tensor& end, Scalar weight);
 Tensor& lerp_(Tensor& self, const Tensor& end, Scalar weight);
 Tensor& zero_(Tensor& self);
 
+// ---- convolution (op set v2, docs/convolution.md) ----------------------------------------
+// PyTorch's convolution: input [N, C, L] or [N, C, H, W], weight [O, C / groups, *] ([C,
+// O / groups, *] when transposed); stride, padding, dilation and output_padding have one
+// entry or one per spatial dim.
+Tensor convolution(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
+                   std::vector<int64_t> stride, std::vector<int64_t> padding,
+                   std::vector<int64_t> dilation, bool transposed,
+                   std::vector<int64_t> output_padding, int64_t groups);
+// {grad_input, grad_weight, grad_bias}; a gradient whose mask entry is false is undefined.
+std::vector<Tensor> convolution_backward(const Tensor& grad_output, const Tensor& input,
+                                         const Tensor& weight,
+                                         std::optional<std::vector<int64_t>> bias_sizes,
+                                         std::vector<int64_t> stride, std::vector<int64_t> padding,
+                                         std::vector<int64_t> dilation, bool transposed,
+                                         std::vector<int64_t> output_padding, int64_t groups,
+                                         std::array<bool, 3> output_mask);
+// The primitives the two above are made of (a backend implements these).
+Tensor convolution_forward(const Tensor& input, const Tensor& weight,
+                           const std::optional<Tensor>& bias, std::vector<int64_t> stride,
+                           std::vector<int64_t> padding, std::vector<int64_t> dilation,
+                           int64_t groups);
+Tensor convolution_backward_input(const Tensor& grad_output, const Tensor& weight,
+                                  std::vector<int64_t> input_size, std::vector<int64_t> stride,
+                                  std::vector<int64_t> padding, std::vector<int64_t> dilation,
+                                  int64_t groups);
+Tensor convolution_backward_weight(const Tensor& grad_output, const Tensor& input,
+                                   std::vector<int64_t> weight_size, std::vector<int64_t> stride,
+                                   std::vector<int64_t> padding, std::vector<int64_t> dilation,
+                                   int64_t groups);
+
 }  // namespace bp

@@ -28,6 +28,7 @@ void register_compute_ops(const sdk::Host& host, uint32_t backend_id, DeviceLook
   register_activation_backward(ops);
   register_indexed_writes(ops);
   register_scans(ops);
+  register_convolution(ops);
 }
 
 }  // namespace bp::clk

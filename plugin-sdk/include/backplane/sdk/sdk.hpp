@@ -7,6 +7,7 @@
 #include <backplane/plugin.h>
 #include <backplane/sdk/argument_checks.hpp>
 #include <backplane/sdk/convert.hpp>
+#include <backplane/sdk/convolution.hpp>
 #include <backplane/sdk/device.hpp>
 #include <backplane/sdk/dtype.hpp>
 #include <backplane/sdk/error.hpp>

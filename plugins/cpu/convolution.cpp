@@ -1,0 +1,194 @@
+// CPU kernels of the convolution primitives: convolution_forward,
+// convolution_backward_input and convolution_backward_weight (docs/convolution.md).
+//  - f32, f16 and bf16 run on oneDNN's convolution (onednn_convolution.hpp), PyTorch's CPU
+//    convolution library: f16/bf16 widened to f32 (exact), the result rounded once.
+//  - Everything else, and floating inputs whose f32 sums oneDNN would not keep the
+//    semantics of (a non-finite value, or values large enough that a partial sum could
+//    overflow; the rule matmul follows, docs/cpu.md), takes the SDK's direct loop: double
+//    sums rounded once, the reference's bits, the result split among OpenMP threads.
+#include "cpu.hpp"
+#include "onednn_convolution.hpp"
+#include "simd_reduce.hpp"
+
+#include <backplane/sdk/convolution.hpp>
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <vector>
+
+namespace bp::cpu {
+namespace {
+
+using sdk::ConvGeometry;
+using sdk::IntList;
+
+// A tensor's elements as dense f32: its own data when it already is dense f32, else a
+// widened row-major copy.
+class DenseF32 {
+ public:
+  explicit DenseF32(const StridedView& v) : size_(v.numel()) {
+    if (v.dtype == BP_DTYPE_F32 && v.is_contiguous()) {
+      data_ = v.data<float>();
+      return;
+    }
+    copy_.resize(static_cast<size_t>(size_));
+    float* dst = copy_.data();
+    visit_dtype(v.dtype, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      if constexpr (kIsFloating<T> && !std::is_same_v<T, double>)
+        sdk::for_each_index(std::span<const int64_t>(v.shape, static_cast<size_t>(v.ndim)),
+                            [&](const int64_t* i) { *dst++ = widen(v.at<T>(i)); });
+    });
+    data_ = copy_.data();
+  }
+  const float* data() const { return data_; }
+  // The largest |x|; +inf when an element is inf or NaN.
+  double abs_max() const {
+    const float m = simd_abs_max_f32(data_, size_);
+    return m <= std::numeric_limits<float>::max() ? m : std::numeric_limits<double>::infinity();
+  }
+
+ private:
+  int64_t size_;
+  const float* data_ = nullptr;
+  std::vector<float> copy_;
+};
+
+// Whether oneDNN's f32 sums of `terms` products of a and b give the double sum rounded
+// once: every partial sum must stay far from overflow, and no operand may be inf or NaN.
+bool f32_sums_are_safe(int64_t terms, const DenseF32& a, const DenseF32& b, const DenseF32* bias) {
+  const double bound =
+      static_cast<double>(terms) * a.abs_max() * b.abs_max() + (bias ? bias->abs_max() : 0.0);
+  return bound <= 0.5 * static_cast<double>(std::numeric_limits<float>::max());
+}
+
+// Runs oneDNN for a floating result `out` (f32/f16/bf16); false when it cannot (then
+// nothing was written). `first` and `second` are the two operands in ConvBuffers' roles.
+bool run_onednn(ConvDirection direction, const ConvGeometry& g, int64_t terms,
+                const StridedView& first, const StridedView& second, const StridedView* bias,
+                const StridedView& out) {
+  if (out.dtype != BP_DTYPE_F32 && out.dtype != BP_DTYPE_F16 && out.dtype != BP_DTYPE_BF16)
+    return false;
+  // oneDNN may skip a call with an empty operand without writing the (zero) result.
+  if (terms == 0 || first.numel() == 0 || second.numel() == 0) return false;
+  const DenseF32 a(first), b(second);
+  std::optional<DenseF32> c;
+  if (bias) c.emplace(*bias);
+  if (!f32_sums_are_safe(terms, a, b, c ? &*c : nullptr)) return false;
+  const bool direct_out = out.dtype == BP_DTYPE_F32 && out.is_contiguous();
+  std::vector<float> result;
+  if (!direct_out) result.resize(static_cast<size_t>(out.numel()));
+  ConvBuffers buffers;
+  buffers.result = direct_out ? out.data<float>() : result.data();
+  switch (direction) {
+    case ConvDirection::kForward:
+      buffers.src = a.data(), buffers.weights = b.data(), buffers.bias = c ? c->data() : nullptr;
+      break;
+    case ConvDirection::kBackwardData:
+      buffers.diff_dst = a.data(), buffers.weights = b.data();
+      break;
+    case ConvDirection::kBackwardWeights:
+      buffers.diff_dst = a.data(), buffers.src = b.data();
+      break;
+  }
+  if (!onednn_convolution(direction, g, buffers).empty()) return false;
+  if (direct_out) return true;
+  const float* r = result.data();
+  visit_dtype(out.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (kIsFloating<T> && !std::is_same_v<T, double>)
+      sdk::for_each_index(std::span<const int64_t>(out.shape, 4),
+                          [&](const int64_t* i) { out.at<T>(i) = narrow<T>(*r++); });
+  });
+  return true;
+}
+
+// Runs loop(begin, end) over [0, numel) result elements, split among threads when the
+// `terms` products per element make it worth a parallel region.
+template <typename Loop>
+void split_among_threads(int64_t numel, int64_t terms, Loop&& loop) {
+  const int64_t work = numel * std::max<int64_t>(terms, 1);
+  const int threads = work < (int64_t{1} << 15) || omp_in_parallel()
+                          ? 1
+                          : static_cast<int>(std::min<int64_t>(omp_get_max_threads(), numel));
+  if (threads <= 1) {
+    loop(int64_t{0}, numel);
+    return;
+  }
+#pragma omp parallel num_threads(threads)
+  {
+    const int64_t t = omp_get_thread_num(), nt = omp_get_num_threads();
+    loop(numel * t / nt, numel * (t + 1) / nt);
+  }
+}
+
+template <typename F>
+void for_each_dtype_but_bool(bp_dtype dtype, F&& f) {
+  visit_dtype(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (!std::is_same_v<T, bool>) f(T{});
+  });
+}
+
+void forward_kernel(StridedView input, StridedView weight, std::optional<TensorArg> bias,
+                    IntList stride, IntList padding, IntList dilation, int64_t groups,
+                    StridedView out) {
+  const char* op = "convolution_forward";
+  const ConvGeometry g =
+      sdk::check_convolution(op, input, weight, out, stride, padding, dilation, groups);
+  std::optional<StridedView> b;
+  if (bias) b.emplace(*bias);
+  const StridedView* bias_view = b ? &*b : nullptr;
+  sdk::check_convolution_bias(op, bias_view, g, out.dtype);
+  if (out.numel() == 0) return;
+  const int64_t terms = g.forward_terms();
+  if (run_onednn(ConvDirection::kForward, g, terms, input, weight, bias_view, out)) return;
+  for_each_dtype_but_bool(out.dtype, [&](auto zero) {
+    split_among_threads(out.numel(), terms, [&](int64_t begin, int64_t end) {
+      sdk::convolution_forward_loop<decltype(zero)>(g, input, weight, bias_view, out, begin, end);
+    });
+  });
+}
+
+void backward_input_kernel(StridedView grad_output, StridedView weight, IntList, IntList stride,
+                           IntList padding, IntList dilation, int64_t groups, StridedView out) {
+  const ConvGeometry g = sdk::check_convolution("convolution_backward_input", out, weight,
+                                                grad_output, stride, padding, dilation, groups);
+  if (out.numel() == 0) return;
+  const int64_t terms = g.out_per_group() * g.kernel_h * g.kernel_w;
+  if (run_onednn(ConvDirection::kBackwardData, g, terms, grad_output, weight, nullptr, out)) return;
+  for_each_dtype_but_bool(out.dtype, [&](auto zero) {
+    split_among_threads(out.numel(), terms, [&](int64_t begin, int64_t end) {
+      sdk::convolution_backward_input_loop<decltype(zero)>(g, grad_output, weight, out, begin, end);
+    });
+  });
+}
+
+void backward_weight_kernel(StridedView grad_output, StridedView input, IntList, IntList stride,
+                            IntList padding, IntList dilation, int64_t groups, StridedView out) {
+  const ConvGeometry g = sdk::check_convolution("convolution_backward_weight", input, out,
+                                                grad_output, stride, padding, dilation, groups);
+  if (out.numel() == 0) return;
+  const int64_t terms = g.batch * g.out_h * g.out_w;
+  if (run_onednn(ConvDirection::kBackwardWeights, g, terms, grad_output, input, nullptr, out))
+    return;
+  for_each_dtype_but_bool(out.dtype, [&](auto zero) {
+    split_among_threads(out.numel(), terms, [&](int64_t begin, int64_t end) {
+      sdk::convolution_backward_weight_loop<decltype(zero)>(g, grad_output, input, out, begin, end);
+    });
+  });
+}
+
+}  // namespace
+
+void register_convolution_kernels(sdk::Registrar& r) {
+  r.kernel<forward_kernel>("convolution_forward", sdk::kAllButBool)
+      .kernel<backward_input_kernel>("convolution_backward_input", sdk::kAllButBool)
+      .kernel<backward_weight_kernel>("convolution_backward_weight", sdk::kAllButBool);
+}
+
+}  // namespace bp::cpu

@@ -1,0 +1,69 @@
+// Reference kernels of the convolution primitives (convolution_forward,
+// convolution_backward_input, convolution_backward_weight): the SDK's direct loops
+// (sdk/convolution.hpp) over the whole result, one element at a time. Floating products
+// are summed in double and rounded once (the forward's bias included); integer products
+// in uint64, wrapping as PyTorch's. Kernels receive 4-D tensors.
+#include "reference.hpp"
+
+#include <backplane/sdk/convolution.hpp>
+
+#include <optional>
+
+namespace bp::reference {
+namespace {
+
+using sdk::ConvGeometry;
+using sdk::IntList;
+
+template <typename F>
+void for_each_dtype_but_bool(bp_dtype dtype, F&& f) {
+  visit_dtype(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (!std::is_same_v<T, bool>) f(T{});
+  });
+}
+
+void forward_kernel(StridedView input, StridedView weight, std::optional<sdk::TensorArg> bias,
+                    IntList stride, IntList padding, IntList dilation, int64_t groups,
+                    StridedView out) {
+  const char* op = "convolution_forward";
+  const ConvGeometry g =
+      sdk::check_convolution(op, input, weight, out, stride, padding, dilation, groups);
+  std::optional<StridedView> b;
+  if (bias) b.emplace(*bias);
+  sdk::check_convolution_bias(op, b ? &*b : nullptr, g, out.dtype);
+  for_each_dtype_but_bool(out.dtype, [&](auto zero) {
+    sdk::convolution_forward_loop<decltype(zero)>(g, input, weight, b ? &*b : nullptr, out, 0,
+                                                  out.numel());
+  });
+}
+
+void backward_input_kernel(StridedView grad_output, StridedView weight, IntList, IntList stride,
+                           IntList padding, IntList dilation, int64_t groups, StridedView out) {
+  const ConvGeometry g = sdk::check_convolution("convolution_backward_input", out, weight,
+                                                grad_output, stride, padding, dilation, groups);
+  for_each_dtype_but_bool(out.dtype, [&](auto zero) {
+    sdk::convolution_backward_input_loop<decltype(zero)>(g, grad_output, weight, out, 0,
+                                                         out.numel());
+  });
+}
+
+void backward_weight_kernel(StridedView grad_output, StridedView input, IntList, IntList stride,
+                            IntList padding, IntList dilation, int64_t groups, StridedView out) {
+  const ConvGeometry g = sdk::check_convolution("convolution_backward_weight", input, out,
+                                                grad_output, stride, padding, dilation, groups);
+  for_each_dtype_but_bool(out.dtype, [&](auto zero) {
+    sdk::convolution_backward_weight_loop<decltype(zero)>(g, grad_output, input, out, 0,
+                                                          out.numel());
+  });
+}
+
+}  // namespace
+
+void register_convolution_kernels(sdk::Registrar& r) {
+  r.kernel<forward_kernel>("convolution_forward", sdk::kAllButBool)
+      .kernel<backward_input_kernel>("convolution_backward_input", sdk::kAllButBool)
+      .kernel<backward_weight_kernel>("convolution_backward_weight", sdk::kAllButBool);
+}
+
+}  // namespace bp::reference
