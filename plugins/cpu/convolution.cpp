@@ -2,10 +2,14 @@
 // convolution_backward_input and convolution_backward_weight (docs/convolution.md).
 //  - f32, f16 and bf16 run on oneDNN's convolution (onednn_convolution.hpp), PyTorch's CPU
 //    convolution library: f16/bf16 widened to f32 (exact), the result rounded once.
-//  - Everything else, and floating inputs whose f32 sums oneDNN would not keep the
-//    semantics of (a non-finite value, or values large enough that a partial sum could
-//    overflow; the rule matmul follows, docs/cpu.md), takes the SDK's direct loop: double
-//    sums rounded once, the reference's bits, the result split among OpenMP threads.
+//  - Everything else takes the SDK's direct loop: double sums rounded once, the reference's
+//    bits, the result split among OpenMP threads. So do the calls whose f32 sums in oneDNN's
+//    order could differ in kind from the double sums (an inf or NaN operand, partial sums
+//    that overflow), found by reading the smaller side of the call: either the operands
+//    before (matmul's rule, docs/cpu.md: K max|a| max|b| far below FLT_MAX, no inf or NaN)
+//    or the result after (no inf, no NaN, no magnitude above FLT_MAX / 2, which every such
+//    call leaves; it is then recomputed). Reading only the operands read layer4's 9.4 MB
+//    weight on every call; reading only the result, the stem's 3.2 MB output.
 #include "cpu.hpp"
 #include "onednn_convolution.hpp"
 #include "simd_reduce.hpp"
@@ -30,12 +34,12 @@ using sdk::IntList;
 // widened row-major copy.
 class DenseF32 {
  public:
-  explicit DenseF32(const StridedView& v) : size_(v.numel()) {
+  explicit DenseF32(const StridedView& v) {
     if (v.dtype == BP_DTYPE_F32 && v.is_contiguous()) {
       data_ = v.data<float>();
       return;
     }
-    copy_.resize(static_cast<size_t>(size_));
+    copy_.resize(static_cast<size_t>(v.numel()));
     float* dst = copy_.data();
     visit_dtype(v.dtype, [&](auto tag) {
       using T = typename decltype(tag)::type;
@@ -46,28 +50,35 @@ class DenseF32 {
     data_ = copy_.data();
   }
   const float* data() const { return data_; }
-  // The largest |x|; +inf when an element is inf or NaN.
-  double abs_max() const {
-    const float m = simd_abs_max_f32(data_, size_);
+  // The largest |x| of `n` elements; +inf when one is inf or NaN.
+  double abs_max(int64_t n) const {
+    const float m = simd_abs_max_f32(data_, n);
     return m <= std::numeric_limits<float>::max() ? m : std::numeric_limits<double>::infinity();
   }
 
  private:
-  int64_t size_;
   const float* data_ = nullptr;
   std::vector<float> copy_;
 };
 
-// Whether oneDNN's f32 sums of `terms` products of a and b give the double sum rounded
-// once: every partial sum must stay far from overflow, and no operand may be inf or NaN.
-bool f32_sums_are_safe(int64_t terms, const DenseF32& a, const DenseF32& b, const DenseF32* bias) {
-  const double bound =
-      static_cast<double>(terms) * a.abs_max() * b.abs_max() + (bias ? bias->abs_max() : 0.0);
+// Whether oneDNN's f32 sums of `terms` products of a and b (plus the bias) give the double
+// sums' result: every partial sum far from overflow, no operand inf or NaN.
+bool operands_are_safe(int64_t terms, const DenseF32& a, int64_t a_size, const DenseF32& b,
+                       int64_t b_size, const DenseF32* bias, int64_t bias_size) {
+  const double bound = static_cast<double>(terms) * a.abs_max(a_size) * b.abs_max(b_size) +
+                       (bias ? bias->abs_max(bias_size) : 0.0);
   return bound <= 0.5 * static_cast<double>(std::numeric_limits<float>::max());
 }
 
-// Runs oneDNN for a floating result `out` (f32/f16/bf16); false when it cannot (then
-// nothing was written). `first` and `second` are the two operands in ConvBuffers' roles.
+// Whether a oneDNN result of `n` floats is one the double sums agree with in kind: no inf,
+// no NaN, nothing near the overflow threshold.
+bool result_is_safe(const float* r, int64_t n) {
+  return simd_abs_max_f32(r, n) <= 0.5f * std::numeric_limits<float>::max();
+}
+
+// Runs oneDNN for a floating result `out` (f32/f16/bf16); false when it cannot, or when its
+// result must be recomputed (`out` may then hold oneDNN's values, which the direct loop
+// overwrites). `first` and `second` are the two operands in ConvBuffers' roles.
 bool run_onednn(ConvDirection direction, const ConvGeometry& g, int64_t terms,
                 const StridedView& first, const StridedView& second, const StridedView* bias,
                 const StridedView& out) {
@@ -78,7 +89,11 @@ bool run_onednn(ConvDirection direction, const ConvGeometry& g, int64_t terms,
   const DenseF32 a(first), b(second);
   std::optional<DenseF32> c;
   if (bias) c.emplace(*bias);
-  if (!f32_sums_are_safe(terms, a, b, c ? &*c : nullptr)) return false;
+  const int64_t bias_size = bias ? bias->numel() : 0;
+  const bool check_operands = first.numel() + second.numel() + bias_size < out.numel();
+  if (check_operands &&
+      !operands_are_safe(terms, a, first.numel(), b, second.numel(), c ? &*c : nullptr, bias_size))
+    return false;
   const bool direct_out = out.dtype == BP_DTYPE_F32 && out.is_contiguous();
   std::vector<float> result;
   if (!direct_out) result.resize(static_cast<size_t>(out.numel()));
@@ -96,6 +111,8 @@ bool run_onednn(ConvDirection direction, const ConvGeometry& g, int64_t terms,
       break;
   }
   if (!onednn_convolution(direction, g, buffers).empty()) return false;
+  if (!check_operands && !result_is_safe(buffers.result, out.numel()))
+    return false;  // the direct loop rewrites it
   if (direct_out) return true;
   const float* r = result.data();
   visit_dtype(out.dtype, [&](auto tag) {
