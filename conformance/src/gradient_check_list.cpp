@@ -292,6 +292,36 @@ void add_convolution_checks(std::vector<GradientCheck>& out) {
   }
 }
 
+// The pooling gradients: max pooling (its indices from the reference's forward at x, whose
+// values are distinct, so each window's maximum is a smooth function of x), average pooling
+// with ceil_mode and the padding not counted, and adaptive pooling with overlapping windows.
+void add_pooling_checks(std::vector<GradientCheck>& out) {
+  const Shape s{2, 3, 7, 7};
+  out.push_back(check(
+      "max_pool2d_with_indices_backward", "k3_s2_p1_2x3x7x7", s,
+      [](const Tensor& x) { return bp::max_pool2d_with_indices(x, {3}, {2}, {1})[0]; },
+      [](const Tensor& g, const Tensor& x, Device d) {
+        const Tensor indices = bp::max_pool2d_with_indices(x, {3}, {2}, {1})[1];
+        return bp::max_pool2d_with_indices_backward(on(g, d), on(x, d), {3}, {2}, {1}, {1}, false,
+                                                    on(indices, d));
+      }));
+  out.push_back(check(
+      "avg_pool2d_backward", "ceil_exclude_pad_2x3x7x7", s,
+      [](const Tensor& x) { return bp::avg_pool2d(x, {3}, {2}, {1}, true, false); },
+      [](const Tensor& g, const Tensor& x, Device d) {
+        return bp::avg_pool2d_backward(on(g, d), on(x, d), {3}, {2}, {1}, true, false,
+                                       std::nullopt);
+      }));
+  out.push_back(check(
+      "_adaptive_avg_pool2d_backward", "overlapping_to_3x5_2x3x7x7", s,
+      [](const Tensor& x) {
+        return bp::_adaptive_avg_pool2d(x, {3, 5});
+      },
+      [](const Tensor& g, const Tensor& x, Device d) {
+        return bp::_adaptive_avg_pool2d_backward(on(g, d), on(x, d));
+      }));
+}
+
 }  // namespace
 
 const std::vector<GradientCheck>& gradient_checks() {
@@ -304,6 +334,7 @@ const std::vector<GradientCheck>& gradient_checks() {
     add_layer_norm_checks(out);
     add_embedding_checks(out);
     add_convolution_checks(out);
+    add_pooling_checks(out);
     return out;
   }();
   return checks;

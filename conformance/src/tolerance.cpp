@@ -105,6 +105,13 @@ constexpr Rule kRules[] = {
     {"convolution convolution_backward convolution_forward convolution_backward_input "
      "convolution_backward_weight",
      Kind::Reduction, 0, 0, 0},
+    // Max pooling picks an input element (and its index); its gradient, and average
+    // pooling and its gradient, are sums of K window elements (K: the window's size, or the
+    // windows an input element belongs to).
+    {"max_pool2d_with_indices", Kind::ExactSigned, 0, 0, 0},
+    {"max_pool2d_with_indices_backward avg_pool2d avg_pool2d_backward _adaptive_avg_pool2d "
+     "_adaptive_avg_pool2d_backward",
+     Kind::Reduction, 0, 0, 0},
 };
 
 bool rule_has(const Rule& rule, std::string_view name) {

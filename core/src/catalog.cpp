@@ -69,6 +69,7 @@ Catalog build_catalog() {
   ops::register_extreme_dim_ops(c);
   ops::register_convolution_primitives(c);
   ops::register_convolution_composites(c);
+  ops::register_pooling_ops(c);
   return c;
 }
 

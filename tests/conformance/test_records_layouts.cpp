@@ -157,6 +157,14 @@ const std::vector<Exemption> kExemptions = {
     {"convolution_backward_weight", {LayoutClass::ZeroDim}, "its tensors have 3 or 4 dims"},
     {"convolution", {LayoutClass::ZeroDim}, "its tensors have 3 or 4 dims"},
     {"convolution_backward", {LayoutClass::ZeroDim}, "its tensors have 3 or 4 dims"},
+    {"max_pool2d_with_indices",
+     {LayoutClass::ZeroDim},
+     "self is [C, H, W] or [N, C, H, W] (an error sample)"},
+    {"max_pool2d_with_indices_backward", {LayoutClass::ZeroDim}, "its tensors have 3 or 4 dims"},
+    {"avg_pool2d", {LayoutClass::ZeroDim}, "self is [C, H, W] or [N, C, H, W]"},
+    {"avg_pool2d_backward", {LayoutClass::ZeroDim}, "its tensors have 3 or 4 dims"},
+    {"_adaptive_avg_pool2d", {LayoutClass::ZeroDim}, "self is [C, H, W] or [N, C, H, W]"},
+    {"_adaptive_avg_pool2d_backward", {LayoutClass::ZeroDim}, "its tensors have 3 or 4 dims"},
 };
 
 bool exempt(const std::string& op, LayoutClass c) {

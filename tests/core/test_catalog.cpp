@@ -150,7 +150,13 @@ const std::vector<Expected> kOpSetV1 = {
     {"convolution_backward_input", P},
     {"convolution_backward_weight", P},
     {"convolution", C},
-    {"convolution_backward", C}};
+    {"convolution_backward", C},
+    {"max_pool2d_with_indices", P},
+    {"max_pool2d_with_indices_backward", P},
+    {"avg_pool2d", P},
+    {"avg_pool2d_backward", P},
+    {"_adaptive_avg_pool2d", P},
+    {"_adaptive_avg_pool2d_backward", P}};
 
 const char* kind_str(OpKind k) {
   return k == OpKind::Primitive ? "primitive" : "composite";
@@ -186,8 +192,8 @@ TEST_CASE("only copy_, fill_ and zero_ mutate an argument; only arange cannot fa
     const bool three_outputs = op.name == "native_layer_norm" ||
                                op.name == "native_layer_norm_backward" ||
                                op.name == "convolution_backward";
-    const bool two_outputs =
-        op.name == "nll_loss_forward" || op.name == "max.dim" || op.name == "min.dim";
+    const bool two_outputs = op.name == "nll_loss_forward" || op.name == "max.dim" ||
+                             op.name == "min.dim" || op.name == "max_pool2d_with_indices";
     const size_t outputs = mutating ? 0u : two_outputs ? 2u : three_outputs ? 3u : 1u;
     CHECK(op.mutated_arg == (mutating ? 0 : -1));
     CHECK(op.num_outputs() == outputs);

@@ -126,10 +126,18 @@ def _div_mode_half(case, out_shape, index, got, want, dtype):
             dtype in ("f16", "bf16") and abs(got - want) <= 2 * ulp(want, dtype) + 1)
 
 
+# The ops whose reference sums f16/bf16/f32 products or elements in double.
+SUMS_IN_DOUBLE = ("matmul", "addmm", "baddbmm", "linear", "convolution", "convolution_forward",
+                  "convolution_backward", "convolution_backward_input",
+                  "convolution_backward_weight", "avg_pool2d", "avg_pool2d_backward",
+                  "_adaptive_avg_pool2d", "_adaptive_avg_pool2d_backward",
+                  "max_pool2d_with_indices_backward")
+
+
 def _product_in_double(case, out_shape, index, got, want, dtype):
     # inf - inf in f32 where the double products stay finite (or the reverse): both sides
     # are non-finite or differ only through an intermediate beyond the dtype's range.
-    return (case.op in ("matmul", "addmm", "baddbmm", "linear") and dtype != "f64" and
+    return (case.op in SUMS_IN_DOUBLE and dtype != "f64" and
             not (math.isfinite(got) and math.isfinite(want)))
 
 
@@ -282,9 +290,10 @@ KNOWN_DIFFERENCES = [
         explains_element=_div_mode_half),
     KnownDifference(
         "product-in-double",
-        "matmul, addmm and linear sum their f16/bf16/f32 products in double and round once; "
-        "PyTorch accumulates in f32, where a product beyond f32's range is inf (and inf - inf "
-        "NaN) although the double sum is finite or -inf",
+        "matmul, addmm, linear, the convolutions and the average poolings sum their "
+        "f16/bf16/f32 products or elements in double and round once; PyTorch accumulates in "
+        "f32, where a product or partial sum beyond f32's range is inf (and inf - inf NaN) "
+        "although the double sum is finite or -inf",
         explains_element=_product_in_double),
     KnownDifference(
         "layer-norm-bf16-mean",

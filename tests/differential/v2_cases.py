@@ -5,7 +5,9 @@ matrix, batches, empty matrices), var and std with every kind of correction, log
 wrap-around), max.dim and min.dim (NaN, ties, an empty dim), and convolution: the
 composite and its backward in PyTorch's schemas, and the three primitives through
 aten::convolution / aten::convolution_backward (strides, padding, dilation, groups, 1-D,
-transposed, integers). cases.Generator inherits OpSetV2Cases and
+transposed, integers), and the pooling ops (max with NaN and ties, average with padding,
+ceil_mode, count_include_pad and divisor_override, adaptive windows that overlap).
+cases.Generator inherits OpSetV2Cases and
 runs its group, `op_set_v2`, after the training group, so these cases draw their values
 after every earlier group's.
 
@@ -17,6 +19,7 @@ dim, as later PyTorch does); f16 convolution (PyTorch 1.13's CPU has no kernel f
 import torch
 
 from harness import ALL, FLOATS, NONE, Arg, S, T, TensorArg
+from training_cases import exact
 from inputs import NAN, INF
 
 # (self, mask) shapes of masked_fill: equal, the mask broadcast, self broadcast, 0-d, empty.
@@ -36,6 +39,7 @@ class OpSetV2Cases:
         self.scans()
         self.extremes()
         self.convolutions()
+        self.poolings()
 
     def masked_fills(self):
         for dtype in ALL:
@@ -176,6 +180,36 @@ class OpSetV2Cases:
             ("groups", Arg("int", 1))])
 
 
+    def poolings(self):
+        """max_pool2d_with_indices, avg_pool2d and _adaptive_avg_pool2d with their gradients;
+        the max gradient takes PyTorch's own indices."""
+        for dtype in ["f32", "f64", "bf16"]:
+            for shape, k, s, p, d, ceil in POOLS:
+                x = self.tensor(dtype, shape, "special")
+                window = [("kernel_size", ints(k)), ("stride", ints(s)), ("padding", ints(p))]
+                self.add("max_pool2d_with_indices", "v2", [("self", x)] + window + [
+                    ("dilation", ints(d)), ("ceil_mode", Arg("bool", ceil))])
+                out, idx = torch.ops.aten.max_pool2d_with_indices(x.torch(), k, s, p, d, ceil)
+                self.add("max_pool2d_with_indices_backward", "v2", [
+                    ("grad_output", self.tensor(dtype, list(out.shape), "normal")), ("self", x)] +
+                    window + [("dilation", ints(d)), ("ceil_mode", Arg("bool", ceil)),
+                              ("indices", exact(idx))])
+                for include_pad, divisor in [(True, NONE), (False, NONE), (True, Arg("int", 3))]:
+                    tail = [("ceil_mode", Arg("bool", ceil)),
+                            ("count_include_pad", Arg("bool", include_pad)),
+                            ("divisor_override", divisor)]
+                    self.add("avg_pool2d", "v2", [("self", x)] + window + tail)
+                    avg = torch.ops.aten.avg_pool2d(x.torch(), k, s, p, ceil, include_pad,
+                                                    None if divisor is NONE else divisor.value)
+                    self.add("avg_pool2d_backward", "v2", [
+                        ("grad_output", self.tensor(dtype, list(avg.shape), "normal")),
+                        ("self", x)] + window + tail)
+            for shape, size in [([2, 3, 7, 9], [3, 4]), ([1, 2, 4, 5], [9, 11]), ([3, 6, 6], [1, 1])]:
+                x = self.tensor(dtype, shape, "normal")
+                self.add("_adaptive_avg_pool2d", "v2", [("self", x), ("output_size", ints(size))])
+                self.add("_adaptive_avg_pool2d_backward", "v2", [
+                    ("grad_output", self.tensor(dtype, shape[:-2] + size, "normal")), ("self", x)])
+
 # Convolution geometries: input, weight, stride, padding, dilation, groups.
 CONVOLUTIONS = [([2, 3, 6, 7], [4, 3, 3, 3], [1], [0], [1], 1),
                 ([1, 4, 8, 8], [6, 2, 3, 3], [2], [1], [1], 2),
@@ -185,6 +219,14 @@ CONVOLUTIONS = [([2, 3, 6, 7], [4, 3, 3, 3], [1], [0], [1], 1),
 # Transposed: input, weight [C_in, C_out / groups, *], stride, padding, output_padding, groups.
 TRANSPOSED = [([2, 4, 5, 5], [4, 3, 3, 3], [2], [1], [1], 1),
               ([1, 4, 6], [4, 1, 3], [3], [0], [2], 2)]
+
+
+# Pooling windows: input shape, kernel_size, stride, padding, dilation, ceil_mode.
+POOLS = [([2, 3, 8, 8], [2], [], [0], [1], False),
+         ([1, 2, 9, 9], [3], [2], [1], [1], False),
+         ([1, 2, 9, 8], [3, 2], [1, 2], [1, 1], [1, 2], False),
+         ([1, 2, 7, 7], [3], [2], [1], [1], True),
+         ([3, 6, 5], [2], [2], [1], [1], True)]
 
 
 def ints(values):

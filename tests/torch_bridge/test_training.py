@@ -9,8 +9,8 @@ per-step losses and the final parameters must match the same training on torch C
     10 steps;
   - torchvision's resnet18 at 4x3x64x64, 3 steps.
 The MLP's, the transformer's, the language model's and the GPT block's steps run every op on
-the device (no CPU fallback); resnet18's fallbacks (pooling and batch norm, which Backplane
-lacks yet) are reported in the end-of-run table. resnet18 is compared on its first step only
+the device (no CPU fallback); resnet18's fallbacks (batch norm, which Backplane lacks yet)
+are reported in the end-of-run table. resnet18 is compared on its first step only
 (its loss and gradients): batch norms over few values per channel amplify a difference in
 the last bits of a parameter by orders of magnitude in the next step's gradients, so later
 steps of two correct implementations part (docs/training.md). At 2x3x32x32 layer4's batch
@@ -241,8 +241,7 @@ def test_gpt_training_matches_cpu(device, optimizer_name):
 
 @pytest.mark.parametrize("optimizer_name", sorted(OPTIMIZERS))
 def test_resnet18_training_matches_cpu(device, optimizer_name):
-    # Its fallback counts are recorded (pooling and batch norm have no Backplane op yet), not
-    # asserted.
+    # Its fallback counts are recorded (batch norm has no Backplane op yet), not asserted.
     check_training("resnet18", device, optimizer_name, foreach=False)
 
 

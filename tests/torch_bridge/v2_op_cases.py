@@ -1,5 +1,5 @@
 """The cases of test_ops.py for op set v2 (issue 28): masked_fill, tril, triu, var, std,
-logsumexp, cumsum, cumprod, max/min over a dim and convolution, through the aten overloads PyTorch's Python API calls (functional, in place and
+logsumexp, cumsum, cumprod, max/min over a dim, convolution and pooling, through the aten overloads PyTorch's Python API calls (functional, in place and
 out=). Each *_cases(b) adds its cases to a Builder (op_cases.py) in a fixed order: the
 seeded inputs depend on it.
 """
@@ -17,6 +17,7 @@ def op_set_v2_cases(b):
     statistics_cases(b)
     scan_and_selection_cases(b)
     convolution_cases(b)
+    pooling_cases(b)
 
 
 def mask(b, shape):
@@ -192,3 +193,64 @@ def convolution_cases(b):
             for meta in [([1, 3, 5, 5], torch.float32), ([2, 3, 3, 3], torch.float32),
                          ([2], torch.float32)]],
           form="out", written=(3, 4, 5), tol="accum")
+
+
+
+def max_pool_backward(grad_output, self, grad_input=None):
+    """max_pool2d_with_indices_backward (k3, s2, p1) with the indices of the forward on the
+    same device; into grad_input (.grad_input) when given."""
+    window = ([3, 3], [2, 2], [1, 1], [1, 1], False)
+    indices = aten.max_pool2d_with_indices(self, *window)[1]
+    if grad_input is None:
+        return aten.max_pool2d_with_indices_backward(grad_output, self, *window, indices)
+    return aten.max_pool2d_with_indices_backward.grad_input(grad_output, self, *window, indices,
+                                                            grad_input=grad_input)
+
+
+def pooling_cases(b):
+    """max_pool2d_with_indices, avg_pool2d and _adaptive_avg_pool2d (what F.max_pool2d,
+    F.avg_pool2d and F.adaptive_avg_pool2d reach) and their backward ops, functional and out=."""
+    windows = [("f32", [2, 3, 8, 8], [2, 2], [2, 2], [0, 0], [1, 1], False),
+               ("f64-k3-s2-p1-ceil", [1, 2, 9, 9], [3, 3], [2, 2], [1, 1], [1, 1], True),
+               ("bf16-dilated", [1, 2, 9, 8], [3, 2], [1, 2], [1, 1], [1, 2], False),
+               ("f32-unbatched", [3, 6, 5], [2, 2], [2, 2], [1, 1], [1, 1], True)]
+    for label, shape, k, s, p, d, ceil in windows:
+        x = b.t(shape, label.split("-")[0], "special")
+        b.functional("max_pool2d_with_indices", label, aten.max_pool2d_with_indices,
+                     [x, k, s, p, d, ceil])
+        for include_pad, divisor in [(True, None), (False, None), (True, 3)]:
+            b.functional("avg_pool2d", f"{label}-pad{int(include_pad)}-div{divisor}",
+                         aten.avg_pool2d, [x, k, s, p, ceil, include_pad, divisor], "accum")
+    b.add("max_pool2d_with_indices", "f32-out",
+          lambda x, o0, o1: tuple(aten.max_pool2d_with_indices.out(
+              x, [2, 2], [2, 2], [0, 0], [1, 1], False, out=o0, indices=o1)),
+          b.t([1, 2, 4, 4], "f32"),
+          *[out_arg(b.gen, meta, "contiguous")
+            for meta in [([1, 2, 2, 2], torch.float32), ([1, 2, 2, 2], torch.int64)]],
+          form="out", written=(1, 2))
+    b.out("avg_pool2d", "f32", aten.avg_pool2d.out,
+          [b.t([1, 2, 6, 6], "f32"), [3, 3], [2, 2], [1, 1], False, True, None], "accum")
+    x, grad = b.t([1, 2, 7, 7], "f32"), b.t([1, 2, 4, 4], "f32")
+    b.functional("max_pool2d_with_indices_backward", "f32", max_pool_backward, [grad, x],
+                 "accum")
+    b.add("max_pool2d_with_indices_backward", "f32-out", max_pool_backward, grad, x,
+          out_arg(b.gen, ([1, 2, 7, 7], torch.float32), "contiguous"), form="out", written=2,
+          tol="accum")
+    avg_window = [[3, 3], [2, 2], [1, 1], True, False, None]
+    b.functional("avg_pool2d_backward", "f32", aten.avg_pool2d_backward, [grad, x, *avg_window],
+                 "accum")
+    b.add("avg_pool2d_backward", "f32-out",
+          lambda g, s, o: aten.avg_pool2d_backward.grad_input(g, s, *avg_window, grad_input=o),
+          grad, x, out_arg(b.gen, ([1, 2, 7, 7], torch.float32), "contiguous"), form="out",
+          written=2, tol="accum")
+    for label, shape, size in [("f32", [2, 3, 7, 9], [3, 4]),
+                               ("f64-upsampling", [1, 2, 4, 5], [9, 11])]:
+        dtype = label.split("-")[0]
+        b.functional("_adaptive_avg_pool2d", label, aten._adaptive_avg_pool2d,
+                     [b.t(shape, dtype), size], "accum")
+        b.functional("_adaptive_avg_pool2d_backward", label, aten._adaptive_avg_pool2d_backward,
+                     [b.t(shape[:2] + size, dtype), b.t(shape, dtype)], "accum")
+    b.out("_adaptive_avg_pool2d", "f32", aten._adaptive_avg_pool2d.out,
+          [b.t([2, 3, 7, 9], "f32"), [3, 4]], "accum")
+    b.out("_adaptive_avg_pool2d_backward", "f32", aten._adaptive_avg_pool2d_backward.out,
+          [b.t([2, 3, 3, 4], "f32"), b.t([2, 3, 7, 9], "f32")], "accum")

@@ -386,6 +386,22 @@ leaves a gradient whose `output_mask` entry is false undefined.)",
 - Integers wrap as PyTorch's.
 - Transposed convolutions need output_padding below the stride (PyTorch also takes it
   below the dilation).)"},
+      {"Pooling: max_pool2d_with_indices, avg_pool2d, _adaptive_avg_pool2d and their gradients",
+       {"max_pool2d_with_indices", "max_pool2d_with_indices_backward", "avg_pool2d",
+        "avg_pool2d_backward", "_adaptive_avg_pool2d", "_adaptive_avg_pool2d_backward"},
+       R"(Primitives in PyTorch's schemas over self [C, H, W] or [N, C, H, W], floating dtypes (as
+PyTorch 1.13's CPU; f16 too). kernel_size, stride (empty: the kernel size), padding and
+dilation take one entry or two; padding is at most half the kernel; ceil_mode lets the last
+window reach past the input (not past its left padding). Kernels receive 4-D tensors and
+two-entry lists. max pooling's indices are i64 flat positions h * W + w in each plane.)",
+       R"(- max: the padding is never chosen; NaN is the maximum (the window's last NaN, as
+  PyTorch's CPU); ties give the first element.
+- avg: the window's sum divided by divisor_override, or by its size within the padded
+  input (count_include_pad) or within the input; a window with no input element gives 0.
+- adaptive: output row o averages input rows [floor(o H / OH), ceil((o + 1) H / OH)).
+- The gradients gather: each input element sums, in the output's order, the gradients of
+  the windows holding it (max: those whose index names it), in double on the reference
+  and CPU, so no two threads write one element.)"},
   };
   return families;
 }

@@ -82,5 +82,8 @@ void add_scan_and_selection_records(std::vector<OpRecord>& out);
 // convolution_forward, convolution_backward_input, convolution_backward_weight, convolution,
 // convolution_backward (convolution.cpp)
 void add_convolution_records(std::vector<OpRecord>& out);
+// max_pool2d_with_indices, avg_pool2d, _adaptive_avg_pool2d and their backward ops
+// (pooling.cpp)
+void add_pooling_records(std::vector<OpRecord>& out);
 
 }  // namespace bp::conformance::detail

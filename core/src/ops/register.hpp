@@ -33,5 +33,7 @@ void register_extreme_dim_ops(Catalog& c);  // max.dim min.dim (reductions.cpp)
 // convolution_forward convolution_backward_input convolution_backward_weight (convolution.cpp)
 void register_convolution_primitives(Catalog& c);
 void register_convolution_composites(Catalog& c);  // convolution convolution_backward
+// max_pool2d_with_indices(_backward) avg_pool2d(_backward) _adaptive_avg_pool2d(_backward)
+void register_pooling_ops(Catalog& c);
 
 }  // namespace bp::ops

@@ -376,4 +376,28 @@ Tensor convolution_backward_weight(const Tensor& grad_output, const Tensor& inpu
                                    std::vector<int64_t> padding, std::vector<int64_t> dilation,
                                    int64_t groups);
 
+// ---- pooling (op set v2, docs/pooling.md) -------------------------------------------------
+// self [C, H, W] or [N, C, H, W], floating; kernel_size, stride ({} = kernel_size), padding
+// and dilation have one entry or two. Returns {values, indices (i64, h * W + w)}.
+std::vector<Tensor> max_pool2d_with_indices(const Tensor& self, std::vector<int64_t> kernel_size,
+                                            std::vector<int64_t> stride = {},
+                                            std::vector<int64_t> padding = {0},
+                                            std::vector<int64_t> dilation = {1},
+                                            bool ceil_mode = false);
+Tensor max_pool2d_with_indices_backward(const Tensor& grad_output, const Tensor& self,
+                                        std::vector<int64_t> kernel_size,
+                                        std::vector<int64_t> stride, std::vector<int64_t> padding,
+                                        std::vector<int64_t> dilation, bool ceil_mode,
+                                        const Tensor& indices);
+Tensor avg_pool2d(const Tensor& self, std::vector<int64_t> kernel_size,
+                  std::vector<int64_t> stride = {}, std::vector<int64_t> padding = {0},
+                  bool ceil_mode = false, bool count_include_pad = true,
+                  std::optional<int64_t> divisor_override = std::nullopt);
+Tensor avg_pool2d_backward(const Tensor& grad_output, const Tensor& self,
+                           std::vector<int64_t> kernel_size, std::vector<int64_t> stride,
+                           std::vector<int64_t> padding, bool ceil_mode, bool count_include_pad,
+                           std::optional<int64_t> divisor_override);
+Tensor _adaptive_avg_pool2d(const Tensor& self, std::vector<int64_t> output_size);
+Tensor _adaptive_avg_pool2d_backward(const Tensor& grad_output, const Tensor& self);
+
 }  // namespace bp

@@ -21,10 +21,6 @@ struct ConvArgs {
   int64_t in_offset, weight_offset, out_offset, bias_offset, bias_stride, has_bias;
 };
 
-sdk::IntList int_list(const bp_call* c, size_t i) {
-  return {c->args[i].u.list.items.ints, c->args[i].u.list.count};
-}
-
 ConvArgs conv_args(const sdk::ConvGeometry& g, const bp_tensor& input, const bp_tensor& weight,
                    const bp_tensor& output) {
   ConvArgs a{g.batch,
@@ -78,7 +74,7 @@ bp_status forward_kernel(const bp_call* c) {
     const char* op = "convolution_forward";
     const sdk::ConvGeometry g = sdk::check_convolution(
         op, sdk::StridedView(&input), sdk::StridedView(&weight), sdk::StridedView(&out),
-        int_list(c, 3), int_list(c, 4), int_list(c, 5), c->args[6].u.i);
+        int_list_arg(c, 3), int_list_arg(c, 4), int_list_arg(c, 5), c->args[6].u.i);
     const bp_tensor* bias = c->args[2].tag == BP_VALUE_TENSOR ? c->args[2].u.tensor : nullptr;
     const sdk::StridedView bias_view(bias ? bias : &out);
     sdk::check_convolution_bias(op, bias ? &bias_view : nullptr, g, out.dtype);
@@ -102,7 +98,8 @@ bp_status backward_input_kernel(const bp_call* c) {
     const bp_tensor &grad = tensor_arg(c, 0), &weight = tensor_arg(c, 1), &out = output(c);
     const sdk::ConvGeometry g = sdk::check_convolution(
         "convolution_backward_input", sdk::StridedView(&out), sdk::StridedView(&weight),
-        sdk::StridedView(&grad), int_list(c, 3), int_list(c, 4), int_list(c, 5), c->args[6].u.i);
+        sdk::StridedView(&grad), int_list_arg(c, 3), int_list_arg(c, 4), int_list_arg(c, 5),
+        c->args[6].u.i);
     if (numel(out) == 0) return;
     launch(c, "convolution_backward_input_", out, grad.data, weight.data, out.data,
            conv_args(g, out, weight, grad));
@@ -114,9 +111,10 @@ bp_status backward_input_kernel(const bp_call* c) {
 bp_status backward_weight_kernel(const bp_call* c) {
   return guarded([&] {
     const bp_tensor &grad = tensor_arg(c, 0), &input = tensor_arg(c, 1), &out = output(c);
-    const sdk::ConvGeometry g = sdk::check_convolution(
-        "convolution_backward_weight", sdk::StridedView(&input), sdk::StridedView(&out),
-        sdk::StridedView(&grad), int_list(c, 3), int_list(c, 4), int_list(c, 5), c->args[6].u.i);
+    const sdk::ConvGeometry g =
+        sdk::check_convolution("convolution_backward_weight", sdk::StridedView(&input),
+                               sdk::StridedView(&out), sdk::StridedView(&grad), int_list_arg(c, 3),
+                               int_list_arg(c, 4), int_list_arg(c, 5), c->args[6].u.i);
     if (numel(out) == 0) return;
     launch(c, "convolution_backward_weight_", out, grad.data, input.data, out.data,
            conv_args(g, input, out, grad));

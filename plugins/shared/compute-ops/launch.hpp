@@ -27,6 +27,10 @@ bp_status guarded(Body&& body) noexcept {
 
 // Argument i of a call as a tensor (throws when it is not one).
 const bp_tensor& tensor_arg(const bp_call* call, size_t i);
+// The int[] argument `i` (stride, padding, ...) as a span over the call's list.
+inline std::span<const int64_t> int_list_arg(const bp_call* call, size_t i) {
+  return {call->args[i].u.list.items.ints, call->args[i].u.list.count};
+}
 // The call's (only) output.
 const bp_tensor& output(const bp_call* call);
 // The context the SDK's typed kernels get, for device_for().

@@ -29,6 +29,7 @@ void register_compute_ops(const sdk::Host& host, uint32_t backend_id, DeviceLook
   register_indexed_writes(ops);
   register_scans(ops);
   register_convolution(ops);
+  register_pooling(ops);
 }
 
 }  // namespace bp::clk

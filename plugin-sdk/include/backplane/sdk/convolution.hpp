@@ -149,11 +149,6 @@ class ConvSum {
 
 namespace detail {
 
-template <typename T>
-T& at4(const StridedView& v, int64_t a, int64_t b, int64_t c, int64_t d) {
-  return v.at_offset<T>(a * v.strides[0] + b * v.strides[1] + c * v.strides[2] + d * v.strides[3]);
-}
-
 // Calls f(a, b, c, d) for the row-major positions [begin, end) of a 4-D shape.
 template <typename F>
 void for_each_position(const StridedView& v, int64_t begin, int64_t end, F&& f) {
@@ -189,10 +184,10 @@ void convolution_forward_loop(const ConvGeometry& g, const StridedView& input,
         for (int64_t kw = 0; kw < g.kernel_w; ++kw) {
           const int64_t ih = g.in_row(oh, kh), iw = g.in_col(ow, kw);
           if (ih < 0 || ih >= g.in_h || iw < 0 || iw >= g.in_w) continue;
-          sum.add(detail::at4<T>(input, n, first_channel + c, ih, iw),
-                  detail::at4<T>(weight, o, c, kh, kw));
+          sum.add(at4<T>(input, n, first_channel + c, ih, iw),
+                  at4<T>(weight, o, c, kh, kw));
         }
-    detail::at4<T>(out, n, o, oh, ow) = sum.result();
+    at4<T>(out, n, o, oh, ow) = sum.result();
   });
 }
 
@@ -217,11 +212,11 @@ void convolution_backward_input_loop(const ConvGeometry& g, const StridedView& g
               const int64_t ow =
                   detail::output_position(iw, kw, g.stride_w, g.pad_w, g.dilation_w, g.out_w);
               if (ow >= 0)
-                sum.add(detail::at4<T>(grad_output, n, o, oh, ow),
-                        detail::at4<T>(weight, o, c, kh, kw));
+                sum.add(at4<T>(grad_output, n, o, oh, ow),
+                        at4<T>(weight, o, c, kh, kw));
             }
           }
-        detail::at4<T>(grad_input, n, ci, ih, iw) = sum.result();
+        at4<T>(grad_input, n, ci, ih, iw) = sum.result();
       });
 }
 
@@ -243,11 +238,11 @@ void convolution_backward_weight_loop(const ConvGeometry& g, const StridedView& 
                                   for (int64_t ow = 0; ow < g.out_w; ++ow) {
                                     const int64_t iw = g.in_col(ow, kw);
                                     if (iw >= 0 && iw < g.in_w)
-                                      sum.add(detail::at4<T>(grad_output, n, o, oh, ow),
-                                              detail::at4<T>(input, n, channel, ih, iw));
+                                      sum.add(at4<T>(grad_output, n, o, oh, ow),
+                                              at4<T>(input, n, channel, ih, iw));
                                   }
                                 }
-                              detail::at4<T>(grad_weight, o, c, kh, kw) = sum.result();
+                              at4<T>(grad_weight, o, c, kh, kw) = sum.result();
                             });
 }
 

@@ -16,5 +16,7 @@
 #include <backplane/sdk/kernel.hpp>
 #include <backplane/sdk/op_families.hpp>
 #include <backplane/sdk/plugin.hpp>
+#include <backplane/sdk/pooling.hpp>
+#include <backplane/sdk/pooling_kernels.hpp>
 #include <backplane/sdk/strided_view.hpp>
 #include <backplane/sdk/tensor.hpp>

@@ -69,6 +69,12 @@ struct StridedView {
   }
 };
 
+// The element (a, b, c, d) of a 4-D view as T (the convolution and pooling loops' access).
+template <typename T>
+T& at4(const StridedView& v, int64_t a, int64_t b, int64_t c, int64_t d) {
+  return v.at_offset<T>(a * v.strides[0] + b * v.strides[1] + c * v.strides[2] + d * v.strides[3]);
+}
+
 // "[2, 3]": a view's shape, for messages.
 inline std::string shape_text(const StridedView& v) {
   std::string s = "[";
