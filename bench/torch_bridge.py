@@ -15,6 +15,11 @@ docs/pytorch.md describes the bridge.
                one training step of those models: zero_grad, forward, mse_loss against a
                fixed target, backward, SGD with momentum (docs/training.md; target: ratio
                <= 1.0)
+  resnet18, resnet18_train
+               torchvision's resnet18 of examples/pytorch/run_models.py ([1, 3, 64, 64]):
+               forward in eval mode, and one training step in train mode (batch norm over
+               the batch, its running statistics updated); target: ratio <= 1.0. Skipped
+               without torchvision.
 
 ratio = bridge time / PyTorch CPU time, each the median of many repetitions timed with
 time.perf_counter_ns. The variants are interleaved (each repetition runs both, in a random
@@ -49,7 +54,8 @@ import backplane.torch as bt  # noqa: E402
 import run_models  # noqa: E402  (the models and their sizes)
 
 TARGETS = {"add_1": "ratio <= 1.5", "mlp": "ratio <= 1.0", "transformer": "ratio <= 1.0",
-           "mlp_train": "ratio <= 1.0", "transformer_train": "ratio <= 1.0"}
+           "mlp_train": "ratio <= 1.0", "transformer_train": "ratio <= 1.0",
+           "resnet18": "ratio <= 1.0", "resnet18_train": "ratio <= 1.0"}
 
 
 def cpu_index():
@@ -127,11 +133,13 @@ def training_step(model, x, target, optimizer):
     return loss.detach()
 
 
-def training_variants(name, build, device):
-    """One training step of the model on each side, from the same weights. Both sides take
-    the same number of steps (interleaved_medians runs each once per repetition), so their
-    weights stay alike; the first step's losses must agree."""
+def training_variants(name, build, device, train_mode=False):
+    """One training step of the model on each side, from the same weights (in train mode
+    when `train_mode`). Both sides take the same number of steps (interleaved_medians runs
+    each once per repetition), so their weights stay alike; the first step's losses must
+    agree."""
     model, x = build(0)
+    model.train(train_mode)
     with torch.no_grad():
         target = torch.randn_like(model(x))
     on_device = copy.deepcopy(model).to(device)
@@ -155,6 +163,17 @@ def mlp_train(device, scale):
 def transformer_train(device, scale):
     return training_variants("transformer_train", run_models.build_transformer, device), \
         {"repetitions": 50 // scale, "inner": 1}
+
+
+def resnet18(device, scale):
+    variants = model_variants(run_models.build_resnet18, device)
+    check_same("resnet18", variants["bridge"], variants["torch"])
+    return variants, {"repetitions": 40 // scale, "inner": 1}
+
+
+def resnet18_train(device, scale):
+    return training_variants("resnet18_train", run_models.build_resnet18, device,
+                             train_mode=True), {"repetitions": 20 // scale, "inner": 1}
 
 
 def measure(name, make, device, scale):
@@ -196,11 +215,14 @@ def main():
     print(f"torch_bridge: privateuseone:{index} ({bt.device_name(index)}) against PyTorch "
           f"{torch.__version__}'s CPU, {torch.get_num_threads()} thread(s)")
     results = {}
+    vision = "resnet18" in run_models.MODELS
     with torch.no_grad():
-        for name, make in (("add_1", add_1), ("mlp", mlp), ("transformer", transformer)):
+        for name, make in (("add_1", add_1), ("mlp", mlp), ("transformer", transformer)) + (
+                (("resnet18", resnet18),) if vision else ()):
             results[name] = measure(name, make, device, scale)
             show(name, results[name])
-    for name, make in (("mlp_train", mlp_train), ("transformer_train", transformer_train)):
+    for name, make in (("mlp_train", mlp_train), ("transformer_train", transformer_train)) + (
+            (("resnet18_train", resnet18_train),) if vision else ()):
         results[name] = measure(name, make, device, scale)
         show(name, results[name])
     if args.json:

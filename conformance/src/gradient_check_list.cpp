@@ -5,6 +5,7 @@
 #include "backplane/conformance/gradient_checks.hpp"
 
 #include <array>
+#include <optional>
 #include <utility>
 
 namespace bp::conformance {
@@ -93,7 +94,7 @@ void add_softmax_checks(std::vector<GradientCheck>& out) {
 // are drawn when a case runs, from these seeds: the list itself holds no tensor (a static
 // one would outlive the runtime's allocator).
 constexpr uint64_t kMseSeed = 27, kNllSeed = 28, kLayerNormSeed = 29, kEmbeddingSeed = 30,
-                   kConvolutionSeed = 31;
+                   kConvolutionSeed = 31, kBatchNormSeed = 32;
 
 struct Reduction {
   int64_t value;
@@ -322,6 +323,51 @@ void add_pooling_checks(std::vector<GradientCheck>& out) {
       }));
 }
 
+// native_batch_norm in training (the statistics of the input) and in evaluation (fixed
+// running statistics), differentiated with respect to argument `which` (0 input, 1 weight,
+// 2 bias), the others fixed; the gradient with its mask alone set.
+GradientProblem batch_norm_problem(InputMaker& in, size_t which, bool training) {
+  InputMaker fixed(kBatchNormSeed);
+  std::array<Tensor, 3> fixed_args = {fixed.tensor({3, 4, 2, 3}, kF64), fixed.tensor({4}, kF64),
+                                      fixed.tensor({4}, kF64)};
+  const Tensor running_mean = fixed.tensor({4}, kF64, Values::Unit);
+  const Tensor running_var = fixed.tensor({4}, kF64, Values::Positive);
+  auto with = [fixed_args, which](const Tensor& v) {
+    std::array<Tensor, 3> a = fixed_args;
+    a[which] = v;
+    return a;
+  };
+  // Each call gets its own running statistics: training updates them in place.
+  auto forward_of = [=](const std::array<Tensor, 3>& a) {
+    return bp::native_batch_norm(a[0], a[1], a[2], bp::clone(running_mean), bp::clone(running_var),
+                                 training, 0.1, 1e-5);
+  };
+  auto forward = [with, forward_of](const Tensor& v) { return forward_of(with(v))[0]; };
+  auto backward = [=](const Tensor& g, const Tensor& v, Device d) {
+    const auto a = with(v);
+    const std::vector<Tensor> saved = forward_of(a);
+    std::array<bool, 3> mask{};
+    mask[which] = true;
+    const auto saved_or_none = [&](size_t i) {
+      return training ? std::optional<Tensor>(on(saved[i], d)) : std::nullopt;
+    };
+    return bp::native_batch_norm_backward(on(g, d), on(a[0], d), on(a[1], d), on(running_mean, d),
+                                          on(running_var, d), saved_or_none(1), saved_or_none(2),
+                                          training, 1e-5, mask)[which];
+  };
+  return GradientProblem{in.tensor(as_ref(fixed_args[which].sizes()), kF64), forward, backward};
+}
+
+void add_batch_norm_checks(std::vector<GradientCheck>& out) {
+  const std::string op = "native_batch_norm_backward";
+  const char* samples[] = {"input", "weight", "bias"};
+  for (const bool training : {true, false})
+    for (size_t which = 0; which < 3; ++which)
+      out.push_back(GradientCheck{
+          op + "." + samples[which] + (training ? "_train" : "_eval") + "_3x4x2x3", op,
+          [which, training](InputMaker& in) { return batch_norm_problem(in, which, training); }});
+}
+
 }  // namespace
 
 const std::vector<GradientCheck>& gradient_checks() {
@@ -335,6 +381,7 @@ const std::vector<GradientCheck>& gradient_checks() {
     add_embedding_checks(out);
     add_convolution_checks(out);
     add_pooling_checks(out);
+    add_batch_norm_checks(out);
     return out;
   }();
   return checks;

@@ -7,6 +7,7 @@
 #include "backplane/conformance/records.hpp"
 #include "backplane/conformance/tolerance.hpp"
 #include "guarded_buffer.hpp"
+#include "written_args.hpp"
 
 #include <backplane/core/catalog.hpp>
 #include <backplane/dispatch/dispatcher.hpp>
@@ -16,6 +17,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <optional>
 
 namespace bp::conformance {
@@ -65,6 +67,7 @@ struct DeviceArgs {
     std::string what;
     bool written = false;
     GuardedBuffer buffer;
+    int arg_index = -1;  // the argument it is (-1 for an element of a Tensor[])
   };
   std::vector<Input> inputs;
 };
@@ -75,10 +78,10 @@ DeviceArgs to_device(const OpDef& op, const std::vector<IValue>& ref_args, Devic
   for (size_t i = 0; i < ref_args.size(); ++i) {
     const IValue& a = ref_args[i];
     const std::string name = argument_name(op, i);
-    const bool written = static_cast<int>(i) == op.mutated_arg;
+    const bool written = writes_argument(op, i);
     if (a.is_tensor() && a.tensor().defined()) {
       out.inputs.push_back({fmt::format("argument '{}'", name), written,
-                            GuardedBuffer::copy_of(a.tensor(), device)});
+                            GuardedBuffer::copy_of(a.tensor(), device), static_cast<int>(i)});
       out.args.emplace_back(out.inputs.back().buffer.tensor());
     } else if (a.is_tensor_list()) {
       TensorList list;
@@ -306,10 +309,25 @@ std::string output_window(size_t i, const Tensor& got, const Tensor& want, int64
   return out;
 }
 
+// The arguments written without a mark in the schema (written_args.hpp), after the call,
+// against the reference's (`ref_args`, which the reference's call wrote).
+void check_unmarked_writes(const OpDef& op, const Sample& sample, const DeviceArgs& dev,
+                           const std::vector<IValue>& ref_args, double scale,
+                           const std::function<void(std::string)>& fail) {
+  for (const DeviceArgs::Input& in : dev.inputs) {
+    if (in.arg_index < 0 || !writes_unmarked(op, static_cast<size_t>(in.arg_index))) continue;
+    const Tensor& want = ref_args[static_cast<size_t>(in.arg_index)].tensor();
+    const Tolerance tol = tolerance_for(op.name, want.dtype(), sample.reduced_elements, scale);
+    const CompareResult c = compare(in.buffer.read_back(want.device()), want, tol);
+    if (!c.ok) fail(fmt::format("{}, written in place: {}", in.what, c.message));
+  }
+}
+
 // Guards, untouched inputs, output layout and values, after the device ran the op.
 CaseRun check_results(const OpDef& op, const Sample& sample, const DeviceArgs& dev,
                       const std::vector<GuardedBuffer>& outs, const std::vector<Tensor>& got,
-                      const std::vector<Tensor>& want, double scale, bool explain) {
+                      const std::vector<Tensor>& want, const std::vector<IValue>& ref_args,
+                      double scale, bool explain) {
   CaseRun run;
   run.compared = true;
   auto fail = [&](std::string message) {
@@ -342,6 +360,7 @@ CaseRun check_results(const OpDef& op, const Sample& sample, const DeviceArgs& d
     run.max_ulp = std::max(run.max_ulp, c.max_ulp);
     if (!c.ok) fail(want.size() > 1 ? fmt::format("output {}: {}", i, c.message) : c.message);
   }
+  check_unmarked_writes(op, sample, dev, ref_args, scale, fail);
   return run;
 }
 
@@ -447,7 +466,7 @@ CaseRun run_case(const CaseId& id, Device device, uint64_t suite_seed, bool expl
     return failed(fmt::format("raised a non-Backplane exception: {}", e.what()));
   }
 
-  return check_results(op, sample, dev, outs, got, want, scale, explain);
+  return check_results(op, sample, dev, outs, got, want, ref_args, scale, explain);
 }
 
 }  // namespace bp::conformance

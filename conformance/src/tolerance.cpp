@@ -112,6 +112,8 @@ constexpr Rule kRules[] = {
     {"max_pool2d_with_indices_backward avg_pool2d avg_pool2d_backward _adaptive_avg_pool2d "
      "_adaptive_avg_pool2d_backward",
      Kind::Reduction, 0, 0, 0},
+    // Batch norm: per-channel means over K = N * spatial elements, as layer_norm's rows.
+    {"native_batch_norm native_batch_norm_backward", Kind::Reduction, 0, 0, 0},
 };
 
 bool rule_has(const Rule& rule, std::string_view name) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The PyTorch part of `scripts/run`: the two example models of examples/models/, written in
-torch.nn, run through the PyTorch bridge (backplane.torch) on every privateuseone device,
-and compared with the same modules on PyTorch's own CPU kernels.
+torch.nn, and torchvision's resnet18, run through the PyTorch bridge (backplane.torch) on
+every privateuseone device, and compared with the same modules on PyTorch's own CPU kernels.
 
   PYTHONPATH=build/default/python /usr/bin/python3 examples/pytorch/run_models.py \
       [--devices cpu,opencl:0] [--iterations 10] [--seed 0] [--json FILE]
@@ -12,6 +12,8 @@ The models have the sizes of the C++ examples (docs/examples.md):
   transformer_block  torch.nn.TransformerEncoderLayer(batch_first=True, norm_first=True,
                      GELU, no dropout) in eval mode on x [2, 64, 128], 4 heads, ffn 512,
                      with a causal mask (Transformer.generate_square_subsequent_mask)
+  resnet18           torchvision.models.resnet18(weights=None) in eval mode on x [1, 3, 64, 64]
+                     (convolution, batch norm, pooling: op set v2; skipped without torchvision)
 
 For each device and model the table gives the largest |device - CPU| over the output, the
 median time per forward pass (after one warm-up pass; each pass reads its output back to the
@@ -86,10 +88,29 @@ def build_transformer(seed):
     return model, torch.rand(c["batch"], c["seq"], c["dim"]) * 2 - 1
 
 
+def build_resnet18(seed):
+    """torchvision's resnet18 (random weights, eval mode) and an input in [-1, 1)."""
+    import torchvision  # python3-torchvision; only this model needs it
+    torch.manual_seed(seed)
+    return torchvision.models.resnet18(weights=None).eval(), torch.rand(1, 3, 64, 64) * 2 - 1
+
+
+def has_torchvision():
+    try:
+        import torchvision  # noqa: F401
+        return True
+    except ImportError:
+        return False
+
+
 MODELS = {"mlp": build_mlp, "transformer_block": build_transformer}
+if has_torchvision():
+    MODELS["resnet18"] = build_resnet18
 
 
 def describe(name):
+    if name == "resnet18":
+        return "torchvision, batch 1, 3x64x64"
     if name == "mlp":
         c = MLP
         return (f"batch {c['batch']}, {c['in']} -> {c['hidden']} x{c['layers']} -> "

@@ -156,7 +156,9 @@ const std::vector<Expected> kOpSetV1 = {
     {"avg_pool2d", P},
     {"avg_pool2d_backward", P},
     {"_adaptive_avg_pool2d", P},
-    {"_adaptive_avg_pool2d_backward", P}};
+    {"_adaptive_avg_pool2d_backward", P},
+    {"native_batch_norm", C},
+    {"native_batch_norm_backward", C}};
 
 const char* kind_str(OpKind k) {
   return k == OpKind::Primitive ? "primitive" : "composite";
@@ -189,9 +191,10 @@ TEST_CASE("only copy_, fill_ and zero_ mutate an argument; only arange cannot fa
     CAPTURE(op.name);
     const bool mutating = op.name == "copy_" || op.name == "fill_.Scalar" ||
                           op.name == "fill_.Tensor" || op.name == "zero_";
-    const bool three_outputs = op.name == "native_layer_norm" ||
-                               op.name == "native_layer_norm_backward" ||
-                               op.name == "convolution_backward";
+    const bool three_outputs =
+        op.name == "native_layer_norm" || op.name == "native_layer_norm_backward" ||
+        op.name == "convolution_backward" || op.name == "native_batch_norm" ||
+        op.name == "native_batch_norm_backward";
     const bool two_outputs = op.name == "nll_loss_forward" || op.name == "max.dim" ||
                              op.name == "min.dim" || op.name == "max_pool2d_with_indices";
     const size_t outputs = mutating ? 0u : two_outputs ? 2u : three_outputs ? 3u : 1u;

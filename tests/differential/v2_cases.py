@@ -6,7 +6,8 @@ wrap-around), max.dim and min.dim (NaN, ties, an empty dim), and convolution: th
 composite and its backward in PyTorch's schemas, and the three primitives through
 aten::convolution / aten::convolution_backward (strides, padding, dilation, groups, 1-D,
 transposed, integers), and the pooling ops (max with NaN and ties, average with padding,
-ceil_mode, count_include_pad and divisor_override, adaptive windows that overlap).
+ceil_mode, count_include_pad and divisor_override, adaptive windows that overlap), and batch
+norm in training and evaluation with its gradients.
 cases.Generator inherits OpSetV2Cases and
 runs its group, `op_set_v2`, after the training group, so these cases draw their values
 after every earlier group's.
@@ -40,6 +41,7 @@ class OpSetV2Cases:
         self.extremes()
         self.convolutions()
         self.poolings()
+        self.batch_norms()
 
     def masked_fills(self):
         for dtype in ALL:
@@ -210,6 +212,38 @@ class OpSetV2Cases:
                 self.add("_adaptive_avg_pool2d_backward", "v2", [
                     ("grad_output", self.tensor(dtype, shape[:-2] + size, "normal")), ("self", x)])
 
+    def batch_norms(self):
+        """native_batch_norm (training and evaluation, with and without the affine parameters
+        and running statistics) and its backward given PyTorch's own saved statistics."""
+        for dtype in ["f32", "f64", "bf16"]:
+            for shape, training, affine, running in [([2, 3, 4, 5], True, True, True),
+                                                     ([4, 3, 5], True, False, False),
+                                                     ([8, 6], True, True, True),
+                                                     ([2, 3, 4, 5], False, True, True),
+                                                     ([3, 4, 2, 2, 2], False, False, True)]:
+                c = shape[1]
+                x = self.tensor(dtype, shape, "normal")
+                w = self.tensor(dtype, [c], "normal") if affine else NONE
+                b = self.tensor(dtype, [c], "normal") if affine else NONE
+                # The running statistics are written in place: never a stride-0 view.
+                rm = self.tensor(dtype, [c], "normal", "contiguous") if running else NONE
+                rv = self.tensor(dtype, [c], "positive", "contiguous") if running else NONE
+                common = [("weight", w), ("bias", b), ("running_mean", rm), ("running_var", rv)]
+                self.add("native_batch_norm", "v2", [("input", x)] + common + [
+                    ("training", Arg("bool", training)), ("momentum", Arg("float", 0.1)),
+                    ("eps", Arg("float", 1e-5))])
+                if not affine:
+                    continue
+                _, mean, invstd = torch.ops.aten.native_batch_norm(
+                    x.torch(), w.torch(), b.torch(), rm.torch(), rv.torch(), training, 0.1, 1e-5)
+                saved = [("save_mean", exact(mean) if training else NONE),
+                         ("save_invstd", exact(invstd) if training else NONE)]
+                self.add("native_batch_norm_backward", "v2", [
+                    ("grad_out", self.tensor(dtype, shape, "normal")), ("input", x),
+                    ("weight", w), ("running_mean", rm), ("running_var", rv)] + saved + [
+                    ("train", Arg("bool", training)), ("eps", Arg("float", 1e-5)),
+                    ("output_mask", ints([1, 1, 1]))], torch_fn=batch_norm_backward)
+
 # Convolution geometries: input, weight, stride, padding, dilation, groups.
 CONVOLUTIONS = [([2, 3, 6, 7], [4, 3, 3, 3], [1], [0], [1], 1),
                 ([1, 4, 8, 8], [6, 2, 3, 3], [2], [1], [1], 2),
@@ -268,3 +302,11 @@ def convolution_backward(grad_output, input, weight, bias_sizes, stride, padding
     return torch.ops.aten.convolution_backward(
         grad_output, input, weight, bias_sizes, stride, padding, dilation, transposed,
         output_padding, groups, [bool(m) for m in output_mask])
+
+
+def batch_norm_backward(grad_out, input, weight, running_mean, running_var, save_mean,
+                        save_invstd, train, eps, output_mask):
+    """aten::native_batch_norm_backward with the mask as the bools it takes."""
+    return torch.ops.aten.native_batch_norm_backward(
+        grad_out, input, weight, running_mean, running_var, save_mean, save_invstd, train, eps,
+        [bool(m) for m in output_mask])

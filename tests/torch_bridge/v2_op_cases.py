@@ -1,5 +1,5 @@
 """The cases of test_ops.py for op set v2 (issue 28): masked_fill, tril, triu, var, std,
-logsumexp, cumsum, cumprod, max/min over a dim, convolution and pooling, through the aten overloads PyTorch's Python API calls (functional, in place and
+logsumexp, cumsum, cumprod, max/min over a dim, convolution, pooling and batch norm, through the aten overloads PyTorch's Python API calls (functional, in place and
 out=). Each *_cases(b) adds its cases to a Builder (op_cases.py) in a fixed order: the
 seeded inputs depend on it.
 """
@@ -18,6 +18,7 @@ def op_set_v2_cases(b):
     scan_and_selection_cases(b)
     convolution_cases(b)
     pooling_cases(b)
+    batch_norm_cases(b)
 
 
 def mask(b, shape):
@@ -254,3 +255,65 @@ def pooling_cases(b):
           [b.t([2, 3, 7, 9], "f32"), [3, 4]], "accum")
     b.out("_adaptive_avg_pool2d_backward", "f32", aten._adaptive_avg_pool2d_backward.out,
           [b.t([2, 3, 3, 4], "f32"), b.t([2, 3, 7, 9], "f32")], "accum")
+
+
+def batch_norm_forward_and_stats(x, w, b, rm, rv, training):
+    """native_batch_norm's outputs and the running statistics it updated in place."""
+    out = aten.native_batch_norm(x, w, b, rm, rv, training, 0.1, 1e-5)
+    return (*out, rm, rv) if rm is not None else tuple(out)
+
+
+def batch_norm_cases(b):
+    """native_batch_norm (training, with the running statistics it writes compared too, and
+    evaluation) and its backward, functional and out=."""
+    for label, shape, training, affine in [("f32-train", [2, 3, 4, 5], True, True),
+                                           ("f64-train-no-affine", [4, 3, 5], True, False),
+                                           ("bf16-eval", [2, 3, 4, 5], False, True),
+                                           ("f32-eval-3d-image", [2, 4, 2, 2, 3], False, True)]:
+        dtype, c = label.split("-")[0], shape[1]
+        params = [b.t([c], dtype), b.t([c], dtype)] if affine else [None, None]
+        b.functional("native_batch_norm", label, batch_norm_forward_and_stats,
+                     [b.t(shape, dtype), *params, b.t([c], dtype, "normal"),
+                      b.t([c], dtype, "positive"), training], "accum")
+    x, w, rm, rv = b.t([2, 3, 4, 5], "f32"), b.t([3], "f32"), b.t([3], "f32"), b.t([3], "f32",
+                                                                                   "positive")
+    b.add("native_batch_norm", "f32-out", batch_norm_out, x, w,
+          *[out_arg(b.gen, meta, "contiguous")
+            for meta in [([2, 3, 4, 5], torch.float32), ([3], torch.float32),
+                         ([3], torch.float32)]],
+          form="out", written=(2, 3, 4), tol="accum")
+    for train in [True, False]:
+        b.functional("native_batch_norm_backward", f"f32-{'train' if train else 'eval'}",
+                     batch_norm_backward, [b.t([2, 3, 4, 5], "f32"), x, w, rm, rv, train],
+                     "accum")
+    b.add("native_batch_norm_backward", "f32-out",
+          lambda g, x, w, rm, rv, o0, o1, o2: tuple(aten.native_batch_norm_backward.out(
+              g, x, w, rm, rv, None, None, False, 1e-5, [True, True, True], out0=o0, out1=o1,
+              out2=o2)),
+          b.t([2, 3, 4, 5], "f32"), x, w, rm, rv,
+          *[out_arg(b.gen, meta, "contiguous")
+            for meta in [([2, 3, 4, 5], torch.float32), ([3], torch.float32),
+                         ([3], torch.float32)]],
+          form="out", written=(5, 6, 7), tol="accum")
+
+
+def batch_norm_out(x, w, out, save_mean, save_invstd):
+    """aten::native_batch_norm.out in training without bias or running statistics. PyTorch
+    1.13's CPU has no kernel for it (CUDA only): the expected values are its functional
+    form's, copied into the outs."""
+    outs = (out, save_mean, save_invstd)
+    if x.device.type == "cpu":
+        for o, r in zip(outs, aten.native_batch_norm(x, w, None, None, None, True, 0.1, 1e-5)):
+            o.resize_(r.shape).copy_(r)
+        return outs
+    return tuple(aten.native_batch_norm.out(x, w, None, None, None, True, 0.1, 1e-5, out=out,
+                                            save_mean=save_mean, save_invstd=save_invstd))
+
+
+def batch_norm_backward(g, x, w, rm, rv, train):
+    """native_batch_norm_backward with the saved statistics of a forward on copies of the
+    running ones (training) or the running statistics (evaluation)."""
+    _, mean, invstd = aten.native_batch_norm(x, w, None, rm.clone(), rv.clone(), train, 0.1, 1e-5)
+    saved = (mean, invstd) if train else (None, None)
+    return tuple(aten.native_batch_norm_backward(g, x, w, rm, rv, *saved, train, 1e-5,
+                                                 [True, True, True]))

@@ -402,6 +402,18 @@ two-entry lists. max pooling's indices are i64 flat positions h * W + w in each 
 - The gradients gather: each input element sums, in the output's order, the gradients of
   the windows holding it (max: those whose index names it), in double on the reference
   and CPU, so no two threads write one element.)"},
+      {"Batch norm: native_batch_norm, native_batch_norm_backward",
+       {"native_batch_norm", "native_batch_norm_backward"},
+       R"(Composites in PyTorch's schemas over input [N, C, *] (at least 2 dims), floating; weight,
+bias, running_mean and running_var are None or [C] of the input's dtype. Training normalises
+each channel by its statistics over every other dim and updates running_mean and
+running_var in place: (1 - momentum) running + momentum statistic, the variance unbiased.
+Evaluation uses the running statistics (which must be given) and returns empty save_mean
+and save_invstd. The backward takes save_mean/save_invstd in training, the running
+statistics otherwise; a gradient whose mask entry is false is undefined.)",
+       R"(f16/bf16 compute in f32 and round once. The mean and the (biased) variance are two
+reductions (the variance of the centred values), invstd = rsqrt(var + eps); the running
+variance of a single value per channel is inf or NaN, as in PyTorch.)"},
   };
   return families;
 }

@@ -1,6 +1,8 @@
 // The registry of op records (records.hpp): the groups' lists in catalog order.
 #include "records_internal.hpp"
 
+#include "../written_args.hpp"
+
 #include <backplane/core/catalog.hpp>
 
 #include <algorithm>
@@ -14,8 +16,9 @@ namespace {
 // the shapes (0-d, empty, odd sizes) and the layouts that need a particular shape.
 // tests/conformance/test_records_layouts.cpp checks that each op and dtype then holds every
 // class. `expanded` repeats a tensor's first slice (a stride-0 dim): other values than the
-// base sample's, taken from them, so an index or a divisor stays valid. The argument an op
-// writes (copy_, fill_) is never expanded: a written view must not overlap itself.
+// base sample's, taken from them, so an index or a divisor stays valid. An argument an op
+// writes (copy_'s, fill_'s, native_batch_norm's running statistics: written_args.hpp) is
+// never expanded: a written view must not overlap itself.
 struct LayoutVariant {
   const char* name;
   std::function<Tensor(const Tensor&)> apply;
@@ -31,14 +34,14 @@ const std::vector<LayoutVariant>& layout_variants() {
   return variants;
 }
 
-Sample layout_variant(const Sample& base, const LayoutVariant& variant, int mutated_arg) {
+Sample layout_variant(const Sample& base, const LayoutVariant& variant, const OpDef& op) {
   Sample s = base;
   s.name = variant.name;
   s.make = [make = base.make, apply = variant.apply, written_too = variant.written_too,
-            mutated_arg](InputMaker& maker) {
+            &op](InputMaker& maker) {
     std::vector<IValue> args = make(maker);
     for (size_t i = 0; i < args.size(); ++i) {
-      if (static_cast<int>(i) == mutated_arg && !written_too) continue;
+      if (writes_argument(op, i) && !written_too) continue;
       IValue& a = args[i];
       if (a.is_tensor() && a.tensor().defined()) {
         a = IValue(apply(a.tensor()));
@@ -54,15 +57,15 @@ Sample layout_variant(const Sample& base, const LayoutVariant& variant, int muta
 }
 
 void add_layout_variants(OpRecord& record) {
-  const int mutated_arg = Catalog::get().at(record.op).mutated_arg;
-  record.samples = [own = std::move(record.samples), mutated_arg](ScalarType dtype) {
+  const OpDef& op = Catalog::get().at(record.op);  // the catalog outlives the records
+  record.samples = [own = std::move(record.samples), &op](ScalarType dtype) {
     std::vector<Sample> samples = own(dtype);
     const auto base = std::find_if(samples.begin(), samples.end(),
                                    [](const Sample& s) { return s.quick && !s.expect_error; });
     if (base == samples.end()) return samples;
     const Sample first = *base;
     for (const LayoutVariant& v : layout_variants())
-      samples.push_back(layout_variant(first, v, mutated_arg));
+      samples.push_back(layout_variant(first, v, op));
     return samples;
   };
 }
@@ -84,6 +87,7 @@ const std::vector<OpRecord>& op_records() {
     detail::add_scan_and_selection_records(all);
     detail::add_convolution_records(all);
     detail::add_pooling_records(all);
+    detail::add_batch_norm_records(all);
     for (OpRecord& record : all) add_layout_variants(record);
     const Catalog& catalog = Catalog::get();
     std::stable_sort(all.begin(), all.end(), [&](const OpRecord& a, const OpRecord& b) {

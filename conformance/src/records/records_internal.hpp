@@ -85,5 +85,7 @@ void add_convolution_records(std::vector<OpRecord>& out);
 // max_pool2d_with_indices, avg_pool2d, _adaptive_avg_pool2d and their backward ops
 // (pooling.cpp)
 void add_pooling_records(std::vector<OpRecord>& out);
+// native_batch_norm, native_batch_norm_backward (batch_norm.cpp)
+void add_batch_norm_records(std::vector<OpRecord>& out);
 
 }  // namespace bp::conformance::detail

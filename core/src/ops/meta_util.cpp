@@ -288,4 +288,13 @@ TensorMeta reduction_output(const Tensor& self, IntArrayRef dims, bool keepdim, 
   return out;
 }
 
+MetaResult norm_results(IntArrayRef first, IntArrayRef stats, ScalarType dtype) {
+  MetaResult r;
+  r.compute_dtype = dtype;
+  r.outputs.push_back(TensorMeta{Shape(first.begin(), first.end()), dtype, std::nullopt});
+  r.outputs.push_back(TensorMeta{Shape(stats.begin(), stats.end()), dtype, std::nullopt});
+  r.outputs.push_back(TensorMeta{Shape(stats.begin(), stats.end()), dtype, std::nullopt});
+  return r;
+}
+
 }  // namespace bp::ops

@@ -122,6 +122,11 @@ bool broadcasts_to(IntArrayRef from, IntArrayRef to);
 void check_norm_args(const OpDef& op, std::span<const IValue> args, size_t input_arg,
                      std::initializer_list<size_t> params);
 
+// The metadata of a norm's three results, all of `dtype` and of compute dtype `dtype`: the
+// output (or input gradient) of shape `first`, and two of shape `stats` (the saved mean and
+// inverse deviation, or the weight and bias gradients).
+MetaResult norm_results(IntArrayRef first, IntArrayRef stats, ScalarType dtype);
+
 // ---- dims ----------------------------------------------------------------------------
 
 // Wraps the `int` argument `i` into [0, ndim) in place and returns it. A 0-d tensor

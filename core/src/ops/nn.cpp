@@ -172,12 +172,7 @@ MetaResult native_layer_norm_meta(const OpDef& op, std::span<IValue> args) {
   check_norm_args(op, args, 0, {2, 3});
   const Tensor& input = args[0].tensor();
   const Shape stats = norm_stats_shape(input, args[1].int_list().size());
-  MetaResult r;
-  r.compute_dtype = input.dtype();
-  r.outputs.push_back(TensorMeta{input.sizes(), input.dtype(), std::nullopt});
-  r.outputs.push_back(TensorMeta{stats, input.dtype(), std::nullopt});
-  r.outputs.push_back(TensorMeta{stats, input.dtype(), std::nullopt});
-  return r;
+  return norm_results(as_ref(input.sizes()), as_ref(stats), input.dtype());
 }
 
 std::vector<Tensor> native_layer_norm_decompose(OpContext& ctx, std::span<const IValue> args) {

@@ -93,12 +93,7 @@ MetaResult layer_norm_backward_meta(const OpDef& op, std::span<IValue> args) {
              "{}: argument '{}' has shape {}, which does not fit 'input' {}", op.name,
              arg_name(op, i), shape_str(as_ref(t.sizes())), shape_str(as_ref(input.sizes())));
   }
-  MetaResult r;
-  r.compute_dtype = input.dtype();
-  r.outputs.push_back(TensorMeta{input.sizes(), input.dtype(), std::nullopt});
-  r.outputs.push_back(TensorMeta{normalized, input.dtype(), std::nullopt});
-  r.outputs.push_back(TensorMeta{normalized, input.dtype(), std::nullopt});
-  return r;
+  return norm_results(as_ref(input.sizes()), as_ref(normalized), input.dtype());
 }
 
 // sum of `t` over its leading `batch_dims` dims, or `t` itself when there are none (an empty

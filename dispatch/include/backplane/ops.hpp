@@ -400,4 +400,22 @@ Tensor avg_pool2d_backward(const Tensor& grad_output, const Tensor& self,
 Tensor _adaptive_avg_pool2d(const Tensor& self, std::vector<int64_t> output_size);
 Tensor _adaptive_avg_pool2d_backward(const Tensor& grad_output, const Tensor& self);
 
+// ---- batch norm (op set v2, docs/normalization.md) ----------------------------------------
+// {output, save_mean, save_invstd}: in training the statistics of each channel (dim 1) over
+// the other dims, running_mean and running_var (when given) updated in place with
+// `momentum`; in evaluation the running statistics, and save_mean/save_invstd empty.
+std::vector<Tensor> native_batch_norm(const Tensor& input, const std::optional<Tensor>& weight,
+                                      const std::optional<Tensor>& bias,
+                                      const std::optional<Tensor>& running_mean,
+                                      const std::optional<Tensor>& running_var, bool training,
+                                      double momentum, double eps);
+// {grad_input, grad_weight, grad_bias}; a gradient whose mask entry is false is undefined.
+std::vector<Tensor> native_batch_norm_backward(const Tensor& grad_out, const Tensor& input,
+                                               const std::optional<Tensor>& weight,
+                                               const std::optional<Tensor>& running_mean,
+                                               const std::optional<Tensor>& running_var,
+                                               const std::optional<Tensor>& save_mean,
+                                               const std::optional<Tensor>& save_invstd, bool train,
+                                               double eps, std::array<bool, 3> output_mask);
+
 }  // namespace bp
