@@ -94,7 +94,7 @@ void add_softmax_checks(std::vector<GradientCheck>& out) {
 // are drawn when a case runs, from these seeds: the list itself holds no tensor (a static
 // one would outlive the runtime's allocator).
 constexpr uint64_t kMseSeed = 27, kNllSeed = 28, kLayerNormSeed = 29, kEmbeddingSeed = 30,
-                   kConvolutionSeed = 31, kBatchNormSeed = 32;
+                   kConvolutionSeed = 31, kBatchNormSeed = 32, kGroupNormSeed = 33;
 
 struct Reduction {
   int64_t value;
@@ -368,6 +368,40 @@ void add_batch_norm_checks(std::vector<GradientCheck>& out) {
           [which, training](InputMaker& in) { return batch_norm_problem(in, which, training); }});
 }
 
+// native_group_norm of [3, 4, 2, 3] in 2 groups, differentiated with respect to argument
+// `which` (0 input, 1 weight, 2 bias), the others fixed.
+GradientProblem group_norm_problem(InputMaker& in, size_t which) {
+  InputMaker fixed(kGroupNormSeed);
+  std::array<Tensor, 3> fixed_args = {fixed.tensor({3, 4, 2, 3}, kF64), fixed.tensor({4}, kF64),
+                                      fixed.tensor({4}, kF64)};
+  auto with = [fixed_args, which](const Tensor& v) {
+    std::array<Tensor, 3> a = fixed_args;
+    a[which] = v;
+    return a;
+  };
+  auto forward_of = [](const std::array<Tensor, 3>& a) {
+    return bp::native_group_norm(a[0], a[1], a[2], 3, 4, 6, 2, 1e-5);
+  };
+  auto forward = [with, forward_of](const Tensor& v) { return forward_of(with(v))[0]; };
+  auto backward = [with, forward_of, which](const Tensor& g, const Tensor& v, Device d) {
+    const auto a = with(v);
+    const std::vector<Tensor> saved = forward_of(a);
+    std::array<bool, 3> mask{};
+    mask[which] = true;
+    return bp::native_group_norm_backward(on(g, d), on(a[0], d), on(saved[1], d), on(saved[2], d),
+                                          on(a[1], d), 3, 4, 6, 2, mask)[which];
+  };
+  return GradientProblem{in.tensor(as_ref(fixed_args[which].sizes()), kF64), forward, backward};
+}
+
+void add_group_norm_checks(std::vector<GradientCheck>& out) {
+  const std::string op = "native_group_norm_backward";
+  const char* samples[] = {"input", "weight", "bias"};
+  for (size_t which = 0; which < 3; ++which)
+    out.push_back(GradientCheck{op + "." + samples[which] + "_groups2_3x4x2x3", op,
+                                [which](InputMaker& in) { return group_norm_problem(in, which); }});
+}
+
 }  // namespace
 
 const std::vector<GradientCheck>& gradient_checks() {
@@ -382,6 +416,7 @@ const std::vector<GradientCheck>& gradient_checks() {
     add_convolution_checks(out);
     add_pooling_checks(out);
     add_batch_norm_checks(out);
+    add_group_norm_checks(out);
     return out;
   }();
   return checks;

@@ -113,7 +113,9 @@ constexpr Rule kRules[] = {
      "_adaptive_avg_pool2d_backward",
      Kind::Reduction, 0, 0, 0},
     // Batch norm: per-channel means over K = N * spatial elements, as layer_norm's rows.
-    {"native_batch_norm native_batch_norm_backward", Kind::Reduction, 0, 0, 0},
+    {"native_batch_norm native_batch_norm_backward native_group_norm "
+     "native_group_norm_backward",
+     Kind::Reduction, 0, 0, 0},
 };
 
 bool rule_has(const Rule& rule, std::string_view name) {

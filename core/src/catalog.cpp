@@ -71,6 +71,7 @@ Catalog build_catalog() {
   ops::register_convolution_composites(c);
   ops::register_pooling_ops(c);
   ops::register_batch_norm_ops(c);
+  ops::register_group_norm_ops(c);
   return c;
 }
 

@@ -167,6 +167,8 @@ const std::vector<Exemption> kExemptions = {
     {"_adaptive_avg_pool2d_backward", {LayoutClass::ZeroDim}, "its tensors have 3 or 4 dims"},
     {"native_batch_norm", {LayoutClass::ZeroDim}, "input is [N, C, *] (an error sample)"},
     {"native_batch_norm_backward", {LayoutClass::ZeroDim}, "input is [N, C, *]"},
+    {"native_group_norm", {LayoutClass::ZeroDim}, "input is [N, C, *] (an error sample)"},
+    {"native_group_norm_backward", {LayoutClass::ZeroDim}, "input is [N, C, *]"},
 };
 
 bool exempt(const std::string& op, LayoutClass c) {

@@ -158,7 +158,9 @@ const std::vector<Expected> kOpSetV1 = {
     {"_adaptive_avg_pool2d", P},
     {"_adaptive_avg_pool2d_backward", P},
     {"native_batch_norm", C},
-    {"native_batch_norm_backward", C}};
+    {"native_batch_norm_backward", C},
+    {"native_group_norm", C},
+    {"native_group_norm_backward", C}};
 
 const char* kind_str(OpKind k) {
   return k == OpKind::Primitive ? "primitive" : "composite";
@@ -194,7 +196,8 @@ TEST_CASE("only copy_, fill_ and zero_ mutate an argument; only arange cannot fa
     const bool three_outputs =
         op.name == "native_layer_norm" || op.name == "native_layer_norm_backward" ||
         op.name == "convolution_backward" || op.name == "native_batch_norm" ||
-        op.name == "native_batch_norm_backward";
+        op.name == "native_batch_norm_backward" || op.name == "native_group_norm" ||
+        op.name == "native_group_norm_backward";
     const bool two_outputs = op.name == "nll_loss_forward" || op.name == "max.dim" ||
                              op.name == "min.dim" || op.name == "max_pool2d_with_indices";
     const size_t outputs = mutating ? 0u : two_outputs ? 2u : three_outputs ? 3u : 1u;

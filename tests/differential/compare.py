@@ -24,11 +24,12 @@ TRANSCENDENTAL = {"exp", "log", "sqrt", "rsqrt", "reciprocal", "sin", "cos", "ta
                   "erf", "gelu", "silu", "pow.Tensor_Tensor", "pow.Tensor_Scalar", "pow.Scalar"}
 # Relative tolerance (of the largest magnitude in the expected output) of accumulating ops.
 ACCUMULATING_RTOL = {"f16": 2e-3, "bf16": 1.6e-2, "f32": 2e-6, "f64": 1e-13}
-# native_layer_norm_backward's input gradient is rstd times a difference of terms of the
+# native_layer_norm_backward's (and native_group_norm_backward's, the same formula over each
+# group) input gradient is rstd times a difference of terms of the
 # size of the gradient that cancel (to 0 exactly for a constant gradient): its error is
 # relative to |grad| * rstd, which the result does not bound. Ten times the accumulating
 # tolerance covers rstd up to ~10 (unit-variance rows), and still catches a dropped term.
-CANCELLING_GRADIENTS = {"native_layer_norm_backward": 10}
+CANCELLING_GRADIENTS = {"native_layer_norm_backward": 10, "native_group_norm_backward": 10}
 
 
 @dataclass

@@ -17,6 +17,8 @@ warning and a floating one as all false (`masked-fill-mask-dtype`). Left out on 
 (docs/ops.md): logsumexp over dim=[] (PyTorch 1.13 fails with a broadcast error; Backplane reduces every
 dim, as later PyTorch does); f16 convolution (PyTorch 1.13's CPU has no kernel for it)."""
 
+import math
+
 import torch
 
 from harness import ALL, FLOATS, NONE, Arg, S, T, TensorArg
@@ -42,6 +44,7 @@ class OpSetV2Cases:
         self.convolutions()
         self.poolings()
         self.batch_norms()
+        self.group_norms()
 
     def masked_fills(self):
         for dtype in ALL:
@@ -244,6 +247,35 @@ class OpSetV2Cases:
                     ("train", Arg("bool", training)), ("eps", Arg("float", 1e-5)),
                     ("output_mask", ints([1, 1, 1]))], torch_fn=batch_norm_backward)
 
+    def group_norms(self):
+        """native_group_norm and its backward given PyTorch's own mean and rstd; contiguous
+        tensors only, which PyTorch 1.13's kernels require (Backplane takes any layout)."""
+        for dtype in ["f32", "f64", "bf16"]:
+            for shape, group, affine in [([2, 4, 3, 5], 2, True), ([3, 6, 7], 6, True),
+                                         ([2, 6, 2, 2, 2], 1, False), ([5, 8], 4, True)]:
+                if dtype == "bf16" and shape == [5, 8]:
+                    # Groups of 2 values: rstd is 1 / |x1 - x2| * sqrt(2), which PyTorch's
+                    # bf16 kernel rounds on the way (3% off the exact value); f32/f64 agree.
+                    continue
+                n, c = shape[0], shape[1]
+                hxw = math.prod(shape[2:])
+                x = self.tensor(dtype, shape, "normal", "contiguous")
+                w = self.tensor(dtype, [c], "normal", "contiguous") if affine else NONE
+                b = self.tensor(dtype, [c], "normal", "contiguous") if affine else NONE
+                sizes = [("N", Arg("int", n)), ("C", Arg("int", c)), ("HxW", Arg("int", hxw)),
+                         ("group", Arg("int", group))]
+                self.add("native_group_norm", "v2", [("input", x), ("weight", w), ("bias", b)] +
+                         sizes + [("eps", Arg("float", 1e-5))])
+                if not affine:  # PyTorch 1.13's backward fails on weight=None from Python
+                    continue
+                _, mean, rstd = torch.ops.aten.native_group_norm(
+                    x.torch(), None if w is NONE else w.torch(), None if b is NONE else b.torch(),
+                    n, c, hxw, group, 1e-5)
+                self.add("native_group_norm_backward", "v2", [
+                    ("grad_out", self.tensor(dtype, shape, "normal", "contiguous")), ("input", x),
+                    ("mean", exact(mean)), ("rstd", exact(rstd)), ("weight", w)] + sizes +
+                    [("output_mask", ints([1, 1, 1]))], torch_fn=group_norm_backward)
+
 # Convolution geometries: input, weight, stride, padding, dilation, groups.
 CONVOLUTIONS = [([2, 3, 6, 7], [4, 3, 3, 3], [1], [0], [1], 1),
                 ([1, 4, 8, 8], [6, 2, 3, 3], [2], [1], [1], 2),
@@ -310,3 +342,9 @@ def batch_norm_backward(grad_out, input, weight, running_mean, running_var, save
     return torch.ops.aten.native_batch_norm_backward(
         grad_out, input, weight, running_mean, running_var, save_mean, save_invstd, train, eps,
         [bool(m) for m in output_mask])
+
+
+def group_norm_backward(grad_out, input, mean, rstd, weight, N, C, HxW, group, output_mask):
+    """aten::native_group_norm_backward with the mask as the bools it takes."""
+    return torch.ops.aten.native_group_norm_backward(grad_out, input, mean, rstd, weight, N, C,
+                                                     HxW, group, [bool(m) for m in output_mask])

@@ -19,6 +19,7 @@ def op_set_v2_cases(b):
     convolution_cases(b)
     pooling_cases(b)
     batch_norm_cases(b)
+    group_norm_cases(b)
 
 
 def mask(b, shape):
@@ -317,3 +318,43 @@ def batch_norm_backward(g, x, w, rm, rv, train):
     saved = (mean, invstd) if train else (None, None)
     return tuple(aten.native_batch_norm_backward(g, x, w, rm, rv, *saved, train, 1e-5,
                                                  [True, True, True]))
+
+
+def group_norm_cases(b):
+    """native_group_norm (what nn.GroupNorm reaches) and its backward, functional and out=."""
+    for label, shape, group, affine in [("f32", [2, 4, 3, 5], 2, True),
+                                        ("f64-no-affine", [3, 6, 7], 3, False),
+                                        ("bf16", [2, 6, 2, 2], 6, True)]:
+        dtype, n, c = label.split("-")[0], shape[0], shape[1]
+        hxw = 1
+        for d in shape[2:]:
+            hxw *= d
+        params = [b.t([c], dtype), b.t([c], dtype)] if affine else [None, None]
+        b.functional("native_group_norm", label, aten.native_group_norm,
+                     [b.t(shape, dtype), *params, n, c, hxw, group, 1e-5], "accum")
+    x, w = b.t([2, 4, 3, 5], "f32"), b.t([4], "f32")
+    b.functional("native_group_norm_backward", "f32", group_norm_backward,
+                 [b.t([2, 4, 3, 5], "f32"), x, w], "accum")
+    b.add("native_group_norm", "f32-out",
+          lambda x, w, o0, o1, o2: tuple(aten.native_group_norm.out(
+              x, w, None, 2, 4, 15, 2, 1e-5, out0=o0, out1=o1, out2=o2)),
+          x, w, *[out_arg(b.gen, meta, "contiguous")
+                  for meta in [([2, 4, 3, 5], torch.float32), ([2, 2], torch.float32),
+                               ([2, 2], torch.float32)]],
+          form="out", written=(2, 3, 4), tol="accum")
+    b.add("native_group_norm_backward", "f32-out", group_norm_backward,
+          b.t([2, 4, 3, 5], "f32"), x, w,
+          *[out_arg(b.gen, meta, "contiguous")
+            for meta in [([2, 4, 3, 5], torch.float32), ([4], torch.float32),
+                         ([4], torch.float32)]],
+          form="out", written=(3, 4, 5), tol="accum")
+
+
+def group_norm_backward(g, x, w, out0=None, out1=None, out2=None):
+    """native_group_norm_backward (2 groups of [2, 4, 3, 5]) with the statistics of the
+    forward on the same device; into the outs (.out) when given."""
+    _, mean, rstd = aten.native_group_norm(x, w, None, 2, 4, 15, 2, 1e-5)
+    args = (g, x, mean, rstd, w, 2, 4, 15, 2, [True, True, True])
+    if out0 is None:
+        return tuple(aten.native_group_norm_backward(*args))
+    return tuple(aten.native_group_norm_backward.out(*args, out0=out0, out1=out1, out2=out2))

@@ -414,6 +414,15 @@ statistics otherwise; a gradient whose mask entry is false is undefined.)",
        R"(f16/bf16 compute in f32 and round once. The mean and the (biased) variance are two
 reductions (the variance of the centred values), invstd = rsqrt(var + eps); the running
 variance of a single value per channel is inf or NaN, as in PyTorch.)"},
+      {"Group norm: native_group_norm, native_group_norm_backward",
+       {"native_group_norm", "native_group_norm_backward"},
+       R"(Composites in PyTorch's schemas: input [N, C, *] with N, C and HxW (the product of the
+other dims) given, floating; `group` divides C. Each sample's channels split into `group`
+groups normalised by their own mean and variance, then weight and bias (None or [C]) per
+channel; mean and rstd are [N, group]. The backward takes them; a gradient whose mask entry
+is false is undefined.)",
+       R"(f16/bf16 compute in f32 and round once; rstd = rsqrt(var + eps) with the biased
+variance of the centred values.)"},
   };
   return families;
 }

@@ -87,5 +87,7 @@ void add_convolution_records(std::vector<OpRecord>& out);
 void add_pooling_records(std::vector<OpRecord>& out);
 // native_batch_norm, native_batch_norm_backward (batch_norm.cpp)
 void add_batch_norm_records(std::vector<OpRecord>& out);
+// native_group_norm, native_group_norm_backward (group_norm.cpp)
+void add_group_norm_records(std::vector<OpRecord>& out);
 
 }  // namespace bp::conformance::detail

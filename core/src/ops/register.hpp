@@ -36,5 +36,6 @@ void register_convolution_composites(Catalog& c);  // convolution convolution_ba
 // max_pool2d_with_indices(_backward) avg_pool2d(_backward) _adaptive_avg_pool2d(_backward)
 void register_pooling_ops(Catalog& c);
 void register_batch_norm_ops(Catalog& c);  // native_batch_norm native_batch_norm_backward
+void register_group_norm_ops(Catalog& c);  // native_group_norm native_group_norm_backward
 
 }  // namespace bp::ops

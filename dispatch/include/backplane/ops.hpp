@@ -400,10 +400,11 @@ Tensor avg_pool2d_backward(const Tensor& grad_output, const Tensor& self,
 Tensor _adaptive_avg_pool2d(const Tensor& self, std::vector<int64_t> output_size);
 Tensor _adaptive_avg_pool2d_backward(const Tensor& grad_output, const Tensor& self);
 
-// ---- batch norm (op set v2, docs/normalization.md) ----------------------------------------
-// {output, save_mean, save_invstd}: in training the statistics of each channel (dim 1) over
-// the other dims, running_mean and running_var (when given) updated in place with
-// `momentum`; in evaluation the running statistics, and save_mean/save_invstd empty.
+// ---- batch norm and group norm (op set v2, docs/normalization.md)
+// ---------------------------------------- {output, save_mean, save_invstd}: in training the
+// statistics of each channel (dim 1) over the other dims, running_mean and running_var (when given)
+// updated in place with `momentum`; in evaluation the running statistics, and save_mean/save_invstd
+// empty.
 std::vector<Tensor> native_batch_norm(const Tensor& input, const std::optional<Tensor>& weight,
                                       const std::optional<Tensor>& bias,
                                       const std::optional<Tensor>& running_mean,
@@ -417,5 +418,17 @@ std::vector<Tensor> native_batch_norm_backward(const Tensor& grad_out, const Ten
                                                const std::optional<Tensor>& save_mean,
                                                const std::optional<Tensor>& save_invstd, bool train,
                                                double eps, std::array<bool, 3> output_mask);
+
+// {output, mean, rstd}: input [N, C, *] (HxW the product of its other dims) normalised over
+// `group` groups of channels per sample; mean and rstd are [N, group].
+std::vector<Tensor> native_group_norm(const Tensor& input, const std::optional<Tensor>& weight,
+                                      const std::optional<Tensor>& bias, int64_t N, int64_t C,
+                                      int64_t HxW, int64_t group, double eps);
+// {grad_input, grad_weight, grad_bias}; a gradient whose mask entry is false is undefined.
+std::vector<Tensor> native_group_norm_backward(const Tensor& grad_out, const Tensor& input,
+                                               const Tensor& mean, const Tensor& rstd,
+                                               const std::optional<Tensor>& weight, int64_t N,
+                                               int64_t C, int64_t HxW, int64_t group,
+                                               std::array<bool, 3> output_mask);
 
 }  // namespace bp
