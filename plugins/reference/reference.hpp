@@ -88,8 +88,8 @@ void register_activation_backward_kernels(sdk::Registrar& r);  // threshold_back
 void register_indexed_write_kernels(sdk::Registrar& r);        // index_add
 void register_scan_kernels(sdk::Registrar& r);                 // cumsum cumprod
 void register_convolution_kernels(sdk::Registrar& r);  // convolution_forward, _backward_input,
-                                                      // _backward_weight
-void register_pooling_kernels(sdk::Registrar& r);  // max_pool2d_with_indices, avg_pool2d,
-                                                  // _adaptive_avg_pool2d (+ _backward)
+                                                       // _backward_weight
+void register_pooling_kernels(sdk::Registrar& r);      // max_pool2d_with_indices, avg_pool2d,
+                                                       // _adaptive_avg_pool2d (+ _backward)
 
 }  // namespace bp::reference

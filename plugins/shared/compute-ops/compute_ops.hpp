@@ -53,9 +53,9 @@ void register_linalg(OpRegistrar& ops);         // matmul
 void register_activation_backward(OpRegistrar& ops);  // threshold_backward ... tanh_backward
 void register_indexed_writes(OpRegistrar& ops);       // index_add
 void register_scans(OpRegistrar& ops);                // cumsum cumprod
-void register_convolution(OpRegistrar& ops);  // convolution_forward, _backward_input,
-                                               // _backward_weight
-void register_pooling(OpRegistrar& ops);  // max_pool2d_with_indices, avg_pool2d,
-                                          // _adaptive_avg_pool2d (+ _backward)
+void register_convolution(OpRegistrar& ops);          // convolution_forward, _backward_input,
+                                                      // _backward_weight
+void register_pooling(OpRegistrar& ops);              // max_pool2d_with_indices, avg_pool2d,
+                                                      // _adaptive_avg_pool2d (+ _backward)
 
 }  // namespace bp::clk

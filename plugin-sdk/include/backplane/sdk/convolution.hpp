@@ -184,8 +184,7 @@ void convolution_forward_loop(const ConvGeometry& g, const StridedView& input,
         for (int64_t kw = 0; kw < g.kernel_w; ++kw) {
           const int64_t ih = g.in_row(oh, kh), iw = g.in_col(ow, kw);
           if (ih < 0 || ih >= g.in_h || iw < 0 || iw >= g.in_w) continue;
-          sum.add(at4<T>(input, n, first_channel + c, ih, iw),
-                  at4<T>(weight, o, c, kh, kw));
+          sum.add(at4<T>(input, n, first_channel + c, ih, iw), at4<T>(weight, o, c, kh, kw));
         }
     at4<T>(out, n, o, oh, ow) = sum.result();
   });
@@ -211,9 +210,7 @@ void convolution_backward_input_loop(const ConvGeometry& g, const StridedView& g
             for (int64_t kw = 0; kw < g.kernel_w; ++kw) {
               const int64_t ow =
                   detail::output_position(iw, kw, g.stride_w, g.pad_w, g.dilation_w, g.out_w);
-              if (ow >= 0)
-                sum.add(at4<T>(grad_output, n, o, oh, ow),
-                        at4<T>(weight, o, c, kh, kw));
+              if (ow >= 0) sum.add(at4<T>(grad_output, n, o, oh, ow), at4<T>(weight, o, c, kh, kw));
             }
           }
         at4<T>(grad_input, n, ci, ih, iw) = sum.result();
@@ -227,23 +224,22 @@ template <typename T>
 void convolution_backward_weight_loop(const ConvGeometry& g, const StridedView& grad_output,
                                       const StridedView& input, const StridedView& grad_weight,
                                       int64_t begin, int64_t end) {
-  detail::for_each_position(grad_weight, begin, end,
-                            [&](int64_t o, int64_t c, int64_t kh, int64_t kw) {
-                              const int64_t channel = o / g.out_per_group() * g.in_per_group() + c;
-                              ConvSum<T> sum;
-                              for (int64_t n = 0; n < g.batch; ++n)
-                                for (int64_t oh = 0; oh < g.out_h; ++oh) {
-                                  const int64_t ih = g.in_row(oh, kh);
-                                  if (ih < 0 || ih >= g.in_h) continue;
-                                  for (int64_t ow = 0; ow < g.out_w; ++ow) {
-                                    const int64_t iw = g.in_col(ow, kw);
-                                    if (iw >= 0 && iw < g.in_w)
-                                      sum.add(at4<T>(grad_output, n, o, oh, ow),
-                                              at4<T>(input, n, channel, ih, iw));
-                                  }
-                                }
-                              at4<T>(grad_weight, o, c, kh, kw) = sum.result();
-                            });
+  detail::for_each_position(
+      grad_weight, begin, end, [&](int64_t o, int64_t c, int64_t kh, int64_t kw) {
+        const int64_t channel = o / g.out_per_group() * g.in_per_group() + c;
+        ConvSum<T> sum;
+        for (int64_t n = 0; n < g.batch; ++n)
+          for (int64_t oh = 0; oh < g.out_h; ++oh) {
+            const int64_t ih = g.in_row(oh, kh);
+            if (ih < 0 || ih >= g.in_h) continue;
+            for (int64_t ow = 0; ow < g.out_w; ++ow) {
+              const int64_t iw = g.in_col(ow, kw);
+              if (iw >= 0 && iw < g.in_w)
+                sum.add(at4<T>(grad_output, n, o, oh, ow), at4<T>(input, n, channel, ih, iw));
+            }
+          }
+        at4<T>(grad_weight, o, c, kh, kw) = sum.result();
+      });
 }
 
 }  // namespace bp::sdk
