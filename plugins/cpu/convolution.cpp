@@ -143,13 +143,10 @@ void split_among_threads(int64_t numel, int64_t terms, Loop&& loop) {
   }
 }
 
-template <typename F>
-void for_each_dtype_but_bool(bp_dtype dtype, F&& f) {
-  visit_dtype(dtype, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    if constexpr (!std::is_same_v<T, bool>) f(T{});
-  });
-}
+// split_among_threads as the SDK's direct loops take it.
+constexpr auto kThreaded = [](int64_t n, int64_t terms, auto&& body) {
+  split_among_threads(n, terms, body);
+};
 
 void forward_kernel(StridedView input, StridedView weight, std::optional<TensorArg> bias,
                     IntList stride, IntList padding, IntList dilation, int64_t groups,
@@ -162,13 +159,9 @@ void forward_kernel(StridedView input, StridedView weight, std::optional<TensorA
   const StridedView* bias_view = b ? &*b : nullptr;
   sdk::check_convolution_bias(op, bias_view, g, out.dtype);
   if (out.numel() == 0) return;
-  const int64_t terms = g.forward_terms();
-  if (run_onednn(ConvDirection::kForward, g, terms, input, weight, bias_view, out)) return;
-  for_each_dtype_but_bool(out.dtype, [&](auto zero) {
-    split_among_threads(out.numel(), terms, [&](int64_t begin, int64_t end) {
-      sdk::convolution_forward_loop<decltype(zero)>(g, input, weight, bias_view, out, begin, end);
-    });
-  });
+  if (run_onednn(ConvDirection::kForward, g, g.forward_terms(), input, weight, bias_view, out))
+    return;
+  sdk::convolution_forward_direct(g, input, weight, bias_view, out, kThreaded);
 }
 
 void backward_input_kernel(StridedView grad_output, StridedView weight, IntList, IntList stride,
@@ -176,13 +169,10 @@ void backward_input_kernel(StridedView grad_output, StridedView weight, IntList,
   const ConvGeometry g = sdk::check_convolution("convolution_backward_input", out, weight,
                                                 grad_output, stride, padding, dilation, groups);
   if (out.numel() == 0) return;
-  const int64_t terms = g.out_per_group() * g.kernel_h * g.kernel_w;
-  if (run_onednn(ConvDirection::kBackwardData, g, terms, grad_output, weight, nullptr, out)) return;
-  for_each_dtype_but_bool(out.dtype, [&](auto zero) {
-    split_among_threads(out.numel(), terms, [&](int64_t begin, int64_t end) {
-      sdk::convolution_backward_input_loop<decltype(zero)>(g, grad_output, weight, out, begin, end);
-    });
-  });
+  if (run_onednn(ConvDirection::kBackwardData, g, g.backward_input_terms(), grad_output, weight,
+                 nullptr, out))
+    return;
+  sdk::convolution_backward_input_direct(g, grad_output, weight, out, kThreaded);
 }
 
 void backward_weight_kernel(StridedView grad_output, StridedView input, IntList, IntList stride,
@@ -190,14 +180,10 @@ void backward_weight_kernel(StridedView grad_output, StridedView input, IntList,
   const ConvGeometry g = sdk::check_convolution("convolution_backward_weight", input, out,
                                                 grad_output, stride, padding, dilation, groups);
   if (out.numel() == 0) return;
-  const int64_t terms = g.batch * g.out_h * g.out_w;
-  if (run_onednn(ConvDirection::kBackwardWeights, g, terms, grad_output, input, nullptr, out))
+  if (run_onednn(ConvDirection::kBackwardWeights, g, g.backward_weight_terms(), grad_output, input,
+                 nullptr, out))
     return;
-  for_each_dtype_but_bool(out.dtype, [&](auto zero) {
-    split_among_threads(out.numel(), terms, [&](int64_t begin, int64_t end) {
-      sdk::convolution_backward_weight_loop<decltype(zero)>(g, grad_output, input, out, begin, end);
-    });
-  });
+  sdk::convolution_backward_weight_direct(g, grad_output, input, out, kThreaded);
 }
 
 }  // namespace

@@ -15,13 +15,8 @@ namespace {
 using sdk::ConvGeometry;
 using sdk::IntList;
 
-template <typename F>
-void for_each_dtype_but_bool(bp_dtype dtype, F&& f) {
-  visit_dtype(dtype, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    if constexpr (!std::is_same_v<T, bool>) f(T{});
-  });
-}
+// The whole result on one thread.
+constexpr auto kSerial = [](int64_t n, int64_t, auto&& body) { body(int64_t{0}, n); };
 
 void forward_kernel(StridedView input, StridedView weight, std::optional<sdk::TensorArg> bias,
                     IntList stride, IntList padding, IntList dilation, int64_t groups,
@@ -32,30 +27,21 @@ void forward_kernel(StridedView input, StridedView weight, std::optional<sdk::Te
   std::optional<StridedView> b;
   if (bias) b.emplace(*bias);
   sdk::check_convolution_bias(op, b ? &*b : nullptr, g, out.dtype);
-  for_each_dtype_but_bool(out.dtype, [&](auto zero) {
-    sdk::convolution_forward_loop<decltype(zero)>(g, input, weight, b ? &*b : nullptr, out, 0,
-                                                  out.numel());
-  });
+  sdk::convolution_forward_direct(g, input, weight, b ? &*b : nullptr, out, kSerial);
 }
 
 void backward_input_kernel(StridedView grad_output, StridedView weight, IntList, IntList stride,
                            IntList padding, IntList dilation, int64_t groups, StridedView out) {
   const ConvGeometry g = sdk::check_convolution("convolution_backward_input", out, weight,
                                                 grad_output, stride, padding, dilation, groups);
-  for_each_dtype_but_bool(out.dtype, [&](auto zero) {
-    sdk::convolution_backward_input_loop<decltype(zero)>(g, grad_output, weight, out, 0,
-                                                         out.numel());
-  });
+  sdk::convolution_backward_input_direct(g, grad_output, weight, out, kSerial);
 }
 
 void backward_weight_kernel(StridedView grad_output, StridedView input, IntList, IntList stride,
                             IntList padding, IntList dilation, int64_t groups, StridedView out) {
   const ConvGeometry g = sdk::check_convolution("convolution_backward_weight", input, out,
                                                 grad_output, stride, padding, dilation, groups);
-  for_each_dtype_but_bool(out.dtype, [&](auto zero) {
-    sdk::convolution_backward_weight_loop<decltype(zero)>(g, grad_output, input, out, 0,
-                                                          out.numel());
-  });
+  sdk::convolution_backward_weight_direct(g, grad_output, input, out, kSerial);
 }
 
 }  // namespace

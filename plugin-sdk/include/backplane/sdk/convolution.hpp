@@ -39,8 +39,11 @@ struct ConvGeometry {
   // input (the zero padding).
   int64_t in_row(int64_t oh, int64_t kh) const { return oh * stride_h - pad_h + kh * dilation_h; }
   int64_t in_col(int64_t ow, int64_t kw) const { return ow * stride_w - pad_w + kw * dilation_w; }
-  // The products summed into one output element.
+  // The products summed into one element of each op's result: the forward's output, the
+  // input gradient, the weight gradient (at most; the padding removes some).
   int64_t forward_terms() const { return in_per_group() * kernel_h * kernel_w; }
+  int64_t backward_input_terms() const { return out_per_group() * kernel_h * kernel_w; }
+  int64_t backward_weight_terms() const { return batch * out_h * out_w; }
 };
 
 namespace detail {
@@ -240,6 +243,55 @@ void convolution_backward_weight_loop(const ConvGeometry& g, const StridedView& 
           }
         at4<T>(grad_weight, o, c, kh, kw) = sum.result();
       });
+}
+
+namespace detail {
+
+template <typename F>
+void for_each_dtype_but_bool(bp_dtype dtype, F&& f) {
+  visit_dtype(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (!std::is_same_v<T, bool>) f(T{});
+  });
+}
+
+}  // namespace detail
+
+// The three ops over their whole result in its dtype (every dtype but bool), with
+// `split(n, terms, body)` calling body(begin, end) over [0, n) on one thread or split among
+// several: each element is computed by one call, so any split gives the same bits. `terms`
+// (the products per element) lets a backend decide whether a split is worth it.
+template <typename Split>
+void convolution_forward_direct(const ConvGeometry& g, const StridedView& input,
+                                const StridedView& weight, const StridedView* bias,
+                                const StridedView& out, Split&& split) {
+  detail::for_each_dtype_but_bool(out.dtype, [&](auto zero) {
+    split(out.numel(), g.forward_terms(), [&](int64_t begin, int64_t end) {
+      convolution_forward_loop<decltype(zero)>(g, input, weight, bias, out, begin, end);
+    });
+  });
+}
+template <typename Split>
+void convolution_backward_input_direct(const ConvGeometry& g, const StridedView& grad_output,
+                                       const StridedView& weight, const StridedView& grad_input,
+                                       Split&& split) {
+  detail::for_each_dtype_but_bool(grad_input.dtype, [&](auto zero) {
+    split(grad_input.numel(), g.backward_input_terms(), [&](int64_t begin, int64_t end) {
+      convolution_backward_input_loop<decltype(zero)>(g, grad_output, weight, grad_input, begin,
+                                                      end);
+    });
+  });
+}
+template <typename Split>
+void convolution_backward_weight_direct(const ConvGeometry& g, const StridedView& grad_output,
+                                        const StridedView& input, const StridedView& grad_weight,
+                                        Split&& split) {
+  detail::for_each_dtype_but_bool(grad_weight.dtype, [&](auto zero) {
+    split(grad_weight.numel(), g.backward_weight_terms(), [&](int64_t begin, int64_t end) {
+      convolution_backward_weight_loop<decltype(zero)>(g, grad_output, input, grad_weight, begin,
+                                                       end);
+    });
+  });
 }
 
 }  // namespace bp::sdk
