@@ -7,7 +7,7 @@
 #include <backplane/sdk/pooling.hpp>
 
 #include <initializer_list>
-#include <vector>
+#include <span>
 
 namespace bp::clk {
 namespace {
@@ -63,12 +63,14 @@ void launch(const bp_call* c, const char* kernel, const bp_tensor& result,
   ComputeDevice& device = device_for(context_of(c), result.dtype);
   const int64_t total = numel(result);
   if (total == 0) return;
-  std::vector<KernelArg> kernel_args;
-  for (const void* b : buffers) kernel_args.push_back(memory_arg(b));
-  kernel_args.push_back(value_arg(args));
-  kernel_args.push_back(value_arg(total));
-  device.launch(device.kernel(kPoolingProgram, variant(result.dtype), kernel), kernel_args,
-                whole_groups(device, total));
+  // At most three buffers and the two values: no allocation per launch.
+  KernelArg kernel_args[5];
+  size_t n = 0;
+  for (const void* b : buffers) kernel_args[n++] = memory_arg(b);
+  kernel_args[n++] = value_arg(args);
+  kernel_args[n++] = value_arg(total);
+  device.launch(device.kernel(kPoolingProgram, variant(result.dtype), kernel),
+                std::span<const KernelArg>(kernel_args, n), whole_groups(device, total));
 }
 
 sdk::StridedView view(const bp_tensor& t) {
