@@ -108,6 +108,11 @@ constexpr Rule kRules[] = {
     // Max pooling picks an input element (and its index); its gradient, and average
     // pooling and its gradient, are sums of K window elements (K: the window's size, or the
     // windows an input element belongs to).
+    // Pure functions of (seed, offset) computed in one fixed order of correctly rounded
+    // steps on every device (sdk/philox.hpp), and the exact products and picks over them.
+    {"uniform_ normal_ random_ bernoulli_ native_dropout native_dropout_backward",
+     Kind::ExactSigned, 0, 0, 0},
+    {"hardtanh hardtanh_backward", Kind::ExactSigned, 0, 0, 0},  // clamp; grad or zero
     {"max_pool2d_with_indices", Kind::ExactSigned, 0, 0, 0},
     {"max_pool2d_with_indices_backward avg_pool2d avg_pool2d_backward _adaptive_avg_pool2d "
      "_adaptive_avg_pool2d_backward",

@@ -72,6 +72,8 @@ Catalog build_catalog() {
   ops::register_pooling_ops(c);
   ops::register_batch_norm_ops(c);
   ops::register_group_norm_ops(c);
+  ops::register_hardtanh_ops(c);
+  ops::register_random_ops(c);
   return c;
 }
 

@@ -179,6 +179,15 @@ void parallel_range(int64_t numel, Body&& body) {
   }
 }
 
+// The split the SDK's kernel templates (sdk/pooling_kernels.hpp, sdk/random_kernels.hpp)
+// take: parallel_range's OpenMP threads.
+struct OpenMpSplit {
+  template <typename Body>
+  static void run(int64_t n, Body&& body) {
+    parallel_range(n, body);
+  }
+};
+
 // The whole iteration: rows over all threads.
 template <int N, typename Loop>
 void for_each_row(const StridedIter<N>& it, Loop&& loop) {

@@ -11,16 +11,6 @@
 #include <backplane/sdk/pooling_kernels.hpp>
 
 namespace bp::cpu {
-namespace {
-
-struct OpenMpSplit {
-  template <typename Body>
-  static void run(int64_t n, Body&& body) {
-    parallel_range(n, body);
-  }
-};
-
-}  // namespace
 
 void register_pooling_kernels(sdk::Registrar& r) {
   sdk::PoolingKernels<OpenMpSplit>::register_all(r);

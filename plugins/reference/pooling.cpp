@@ -7,16 +7,6 @@
 #include <backplane/sdk/pooling_kernels.hpp>
 
 namespace bp::reference {
-namespace {
-
-struct Serial {
-  template <typename Body>
-  static void run(int64_t n, Body&& body) {
-    body(int64_t{0}, n);
-  }
-};
-
-}  // namespace
 
 void register_pooling_kernels(sdk::Registrar& r) {
   sdk::PoolingKernels<Serial>::register_all(r);

@@ -77,6 +77,15 @@ inline Error unsupported(const KernelContext& ctx, const char* arg, bp_dtype dty
   return sdk::unsupported_dtype(ctx.op_name(), arg, dtype, "reference");
 }
 
+// The split the SDK's kernel templates (sdk/pooling_kernels.hpp, sdk/random_kernels.hpp)
+// take: the whole range on one thread.
+struct Serial {
+  template <typename Body>
+  static void run(int64_t n, Body&& body) {
+    body(int64_t{0}, n);
+  }
+};
+
 // One function per kernel file; each registers that file's kernels.
 void register_data_movement_copy_kernels(sdk::Registrar& r);   // copy_, fill_, arange
 void register_unary_kernels(sdk::Registrar& r);                // neg ... logical_not, gelu
@@ -91,5 +100,6 @@ void register_convolution_kernels(sdk::Registrar& r);  // convolution_forward, _
                                                        // _backward_weight
 void register_pooling_kernels(sdk::Registrar& r);      // max_pool2d_with_indices, avg_pool2d,
                                                        // _adaptive_avg_pool2d (+ _backward)
+void register_random_kernels(sdk::Registrar& r);       // uniform_ normal_ random_.from
 
 }  // namespace bp::reference

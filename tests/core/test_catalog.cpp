@@ -160,7 +160,18 @@ const std::vector<Expected> kOpSetV1 = {
     {"native_batch_norm", C},
     {"native_batch_norm_backward", C},
     {"native_group_norm", C},
-    {"native_group_norm_backward", C}};
+    {"native_group_norm_backward", C},
+    {"hardtanh", C},
+    {"hardtanh_backward", C},
+    {"uniform_", P},
+    {"normal_", P},
+    {"random_.from", P},
+    {"random_.to", C},
+    {"random_", C},
+    {"bernoulli_.float", C},
+    {"bernoulli_.Tensor", C},
+    {"native_dropout", C},
+    {"native_dropout_backward", C}};
 
 const char* kind_str(OpKind k) {
   return k == OpKind::Primitive ? "primitive" : "composite";
@@ -188,18 +199,23 @@ TEST_CASE("every op of op set v1 is in the catalog with its kind") {
   CHECK(cat.ops().size() == kOpSetV1.size());
 }
 
-TEST_CASE("only copy_, fill_ and zero_ mutate an argument; only arange cannot fall back") {
+TEST_CASE(
+    "only copy_, fill_, zero_ and the random ops mutate an argument; only arange cannot "
+    "fall back") {
   for (const OpDef& op : Catalog::get().ops()) {
     CAPTURE(op.name);
     const bool mutating = op.name == "copy_" || op.name == "fill_.Scalar" ||
-                          op.name == "fill_.Tensor" || op.name == "zero_";
+                          op.name == "fill_.Tensor" || op.name == "zero_" ||
+                          op.name == "uniform_" || op.name == "normal_" ||
+                          op.name.starts_with("random_") || op.name.starts_with("bernoulli_");
     const bool three_outputs =
         op.name == "native_layer_norm" || op.name == "native_layer_norm_backward" ||
         op.name == "convolution_backward" || op.name == "native_batch_norm" ||
         op.name == "native_batch_norm_backward" || op.name == "native_group_norm" ||
         op.name == "native_group_norm_backward";
     const bool two_outputs = op.name == "nll_loss_forward" || op.name == "max.dim" ||
-                             op.name == "min.dim" || op.name == "max_pool2d_with_indices";
+                             op.name == "min.dim" || op.name == "max_pool2d_with_indices" ||
+                             op.name == "native_dropout";
     const size_t outputs = mutating ? 0u : two_outputs ? 2u : three_outputs ? 3u : 1u;
     CHECK(op.mutated_arg == (mutating ? 0 : -1));
     CHECK(op.num_outputs() == outputs);

@@ -155,6 +155,15 @@ def _zero_sign_of_min_max(case, out_shape, index, got, want, dtype):
             want == 0 and is_negative_zero(got) != is_negative_zero(want))
 
 
+def _hardtanh_backward_nan(case, out_shape, index, got, want, dtype):
+    """A NaN self passes the gradient (PyTorch's scalar loop and CUDA kernel); PyTorch 1.13's
+    vectorised CPU loop gives 0 there."""
+    if case.op != "hardtanh_backward" or want != 0:
+        return False
+    return math.isnan(_input_at(case, "self", out_shape, index)) and \
+        got == _input_at(case, "grad_output", out_shape, index)
+
+
 KNOWN_DIFFERENCES = [
     KnownDifference(
         "half-kernels",
@@ -306,6 +315,12 @@ KNOWN_DIFFERENCES = [
         "the minimum of +-0; PyTorch returns the first operand in its scalar loop and the second "
         "in its vector loop, so its sign depends on the tensor's size",
         explains_element=_zero_sign_of_min_max),
+    KnownDifference(
+        "hardtanh-backward-nan",
+        "hardtanh_backward passes the gradient where self is NaN, as PyTorch's scalar loop and "
+        "CUDA kernel; PyTorch 1.13's vectorised CPU loop gives 0 there, so its result depends "
+        "on the tensor's size",
+        explains_element=_hardtanh_backward_nan),
 ]
 
 

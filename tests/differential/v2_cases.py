@@ -24,6 +24,7 @@ import torch
 from harness import ALL, FLOATS, NONE, Arg, S, T, TensorArg
 from training_cases import exact
 from inputs import NAN, INF
+from random_cases import RandomCases
 
 # (self, mask) shapes of masked_fill: equal, the mask broadcast, self broadcast, 0-d, empty.
 MASK_SHAPES = [([3, 4], [3, 4]), ([3, 4], [4]), ([4], [2, 4]), ([], []), ([0, 3], [3])]
@@ -31,7 +32,7 @@ MASK_SHAPES = [([3, 4], [3, 4]), ([3, 4], [4]), ([4], [2, 4]), ([], []), ([0, 3]
 TRIANGLES = [([3, 4], 0), ([4, 3], -1), ([2, 3, 4], 1), ([3, 3], 5), ([3, 3], -5), ([0, 3], 0)]
 
 
-class OpSetV2Cases:
+class OpSetV2Cases(RandomCases):
     """The `op_set_v2` group of cases.Generator (which provides add, tensor, values, rng)."""
 
     def op_set_v2(self):
@@ -45,6 +46,8 @@ class OpSetV2Cases:
         self.poolings()
         self.batch_norms()
         self.group_norms()
+        self.random_ops()
+        self.hardtanhs()
 
     def masked_fills(self):
         for dtype in ALL:

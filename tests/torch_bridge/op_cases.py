@@ -23,6 +23,8 @@ from typing import Callable
 
 import torch
 
+import backplane.torch as bt
+
 aten = torch.ops.aten
 
 DTYPES = {
@@ -34,6 +36,9 @@ INTS = ["u8", "i8", "i16", "i32", "i64"]
 FLOATS = ["f16", "bf16", "f32", "f64"]
 ALL = ["bool"] + INTS + FLOATS
 HALVES = (torch.float16, torch.bfloat16)
+# Seeded cases (random ops): the seed, and the device whose result they must reproduce.
+SEED = 20261206
+REFERENCE_DEVICE = f"privateuseone:{bt.devices().index('reference:0')}"
 NAN, INF = math.nan, math.inf
 
 # Ops whose float results are copies or selections of input values: the sign of a zero must
@@ -147,6 +152,9 @@ class Case:
     device_arg: bool = False  # the call also takes device= (factories)
     bridge_raises: str = None  # a docs/ops.md difference: Backplane refuses, PyTorch computes
     xfail: dict = field(default_factory=dict)  # device index (or "*") -> reason
+    # A random op (docs/random.md): run after torch.manual_seed(SEED), against the same call
+    # on the Backplane reference device (PyTorch's CPU generator draws another stream).
+    seeded: bool = False
 
     @property
     def id(self):
@@ -172,6 +180,8 @@ def run(case, device, upcast=False):
     call must return the very tensor it wrote."""
     args = [materialise(a, device, upcast) for a in case.args]
     kwargs = {"device": torch.device(device)} if case.device_arg else {}
+    if case.seeded:
+        torch.manual_seed(SEED)
     result = case.call(*args, **kwargs)
     if case.written is not None and not upcast:
         several = isinstance(case.written, tuple)
@@ -193,11 +203,20 @@ def half_dtype(case):
     return next((a.dtype for a in args if isinstance(a, Arg) and a.dtype in HALVES), None)
 
 
+def on_host(result):
+    if isinstance(result, (tuple, list)):
+        return type(result)(on_host(r) for r in result)
+    return result.cpu()
+
+
 def expected(case):
     """("value", PyTorch's CPU result) or ("error", the exception PyTorch's CPU raised). Where
     PyTorch 1.13's CPU has no f16/bf16 kernel, the value is its f32 result rounded to the
-    dtype ("half-kernels" in docs/ops.md)."""
+    dtype ("half-kernels" in docs/ops.md). A seeded case's value is the Backplane reference
+    device's."""
     try:
+        if case.seeded:
+            return "value", on_host(run(case, REFERENCE_DEVICE))
         return "value", run(case, "cpu")
     except Exception as error:  # noqa: BLE001 -- any refusal is what the bridge must match
         if not missing_half_kernel(error) or half_dtype(case) is None:

@@ -1,6 +1,6 @@
 """Forward passes of real torch.nn models through the bridge on every device, against the
 same model on torch CPU: an MLP, a causal TransformerEncoderLayer and torchvision's
-resnet18. The bounds are max abs errors of f32 outputs (docs/pytorch.md, "Accuracy"); none
+resnet18, mobilenet_v2 and vit_b_16. The bounds are max abs errors of f32 outputs (docs/pytorch.md, "Accuracy"); none
 of them falls back to the CPU (asserted), and the counts are printed at the end of the run."""
 import copy
 
@@ -70,3 +70,35 @@ def test_resnet18(device):
     record("resnet18", device, max_abs_error=error, fallbacks=counts)
     assert error <= RESNET_BOUND
     assert counts == {}, f"resnet18's forward ran ops on the CPU fallback: {counts}"
+
+
+def test_mobilenet_v2(device):
+    """ReLU6 is hardtanh(0, 6); the depthwise convolutions are grouped convolutions. In train
+    mode (batch statistics; the classifier's dropout off): in eval mode the fresh running
+    statistics make every batch norm the identity and the outputs vanish (~1e-15)."""
+    models = pytest.importorskip("torchvision.models",
+                                 reason="torchvision (python3-torchvision) is not installed")
+    torch.manual_seed(0)
+    model = models.mobilenet_v2(weights=None, num_classes=10, dropout=0.0).train()
+    with torch.no_grad():
+        got, expected, counts = forward_on(model, [torch.randn(2, 3, 64, 64)], device)
+    error = max_error(got, expected)
+    record("mobilenet_v2", device, max_abs_error=error, largest=expected.abs().max().item(),
+           fallbacks=counts)
+    assert error <= RESNET_BOUND
+    assert counts == {}, f"mobilenet_v2's forward ran ops on the CPU fallback: {counts}"
+
+
+def test_vit_b_16(device):
+    models = pytest.importorskip("torchvision.models",
+                                 reason="torchvision (python3-torchvision) is not installed")
+    torch.manual_seed(0)
+    model = models.vit_b_16(weights=None, image_size=32, num_classes=10).eval()
+    torch.nn.init.normal_(model.heads.head.weight, std=0.02)  # zeros in torchvision's init
+    with torch.no_grad():
+        got, expected, counts = forward_on(model, [torch.randn(2, 3, 32, 32)], device)
+    error = max_error(got, expected)
+    record("vit_b_16", device, max_abs_error=error, largest=expected.abs().max().item(),
+           fallbacks=counts)
+    assert error <= RESNET_BOUND
+    assert counts == {}, f"vit_b_16's forward ran ops on the CPU fallback: {counts}"

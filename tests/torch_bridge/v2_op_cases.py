@@ -7,6 +7,7 @@ seeded inputs depend on it.
 import torch
 
 from op_cases import ALL, DTYPES, FLOATS, Arg, out_arg
+from random_op_cases import hardtanh_cases, random_cases
 
 aten = torch.ops.aten
 
@@ -20,6 +21,8 @@ def op_set_v2_cases(b):
     pooling_cases(b)
     batch_norm_cases(b)
     group_norm_cases(b)
+    random_cases(b)
+    hardtanh_cases(b)
 
 
 def mask(b, shape):

@@ -423,6 +423,37 @@ channel; mean and rstd are [N, group]. The backward takes them; a gradient whose
 is false is undefined.)",
        R"(f16/bf16 compute in f32 and round once; rstd = rsqrt(var + eps) with the biased
 variance of the centred values.)"},
+      {"Hardtanh: hardtanh, hardtanh_backward",
+       {"hardtanh", "hardtanh_backward"},
+       R"(Composites in PyTorch's schemas. hardtanh is clamp(self, min_val, max_val) in self's dtype
+(any but bool; an unsigned self needs limits >= 0); ReLU6 is hardtanh(x, 0, 6).
+hardtanh_backward takes floating grad_output and self that broadcast together.)",
+       R"(- hardtanh: NaN stays NaN; an integer self with floating limits is clamped in the
+  promoted dtype and converted back, as PyTorch's hardtanh_out.
+- hardtanh_backward: grad_output where min_val < self < max_val, and where self is NaN (as
+  PyTorch 1.13's CPU kernel); 0 elsewhere.)"},
+      {"Random numbers: uniform_, normal_, random_, bernoulli_, native_dropout",
+       {"uniform_", "normal_", "random_.from", "random_.to", "random_", "bernoulli_.float",
+        "bernoulli_.Tensor", "native_dropout", "native_dropout_backward"},
+       R"(PyTorch's schemas with `int seed, int offset` (keyword-only) where PyTorch has
+`Generator? generator`. `self` is the output, written in place through any strides (never a
+stride-0 dim of size > 1). Element i of self in row-major order, whatever its strides, is
+computed from the Philox 4x32-10 block at key = seed, counter = offset + i (64 bits,
+wrapping) alone: a call uses numel(self) counters. uniform_ and normal_ take floating self;
+random_.from any dtype, with from < to checked against the dtype, or to = None. bernoulli_,
+random_.to, random_ and native_dropout are composites over them.)",
+       R"(Every backend gives the same bits (docs/random.md):
+- uniform_: x * (to - from) + from with x = (word0 & (2^d - 1)) / 2^d in float for
+  f16/bf16/f32 (d = 11, 8, 24; bounds rounded to the dtype first) and x from 53 bits of
+  words 0-1 in double for f64 (PyTorch's CPU transform).
+- normal_: Box-Muller in double, mean + std * sqrt(-2 ln u1) cos(2 pi u2), with ln and cos
+  by fixed polynomials (libm differs between devices); devices without fp64 refuse it.
+- random_.from: (draw % range) + from through int64, the draw word 0 for a range below 2^32
+  and words 0-1 otherwise; from = -2^63 with no `to` takes all 64 bits.
+- bernoulli_: u < p with u the f32 uniform_ of self's shape at the same position; p outside
+  [0, 1] in a tensor is not checked (p >= 1 gives 1, p <= 0 and NaN give 0).
+- native_dropout: mask = bernoulli_(1 - p) (bool), output = input * mask * (1 / (1 - p)),
+  0 when p = 1; with train false a copy of input and an all-true mask.)"},
   };
   return families;
 }

@@ -9,6 +9,8 @@
 #include <backplane/backplane.hpp>
 #include <backplane/dispatch/dispatcher.hpp>
 
+#include <ATen/CPUGeneratorImpl.h>
+#include <ATen/core/Generator.h>
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <ATen/core/stack.h>
 #include <c10/core/TensorImpl.h>
@@ -148,12 +150,29 @@ class GenericKernel final : public c10::OperatorKernel {
                          t.unsafeGetTensorImpl()->is_wrapped_number());
   }
 
+  // A random op's seed: one 64-bit draw from the call's CPU generator, or from the default
+  // one (which torch.manual_seed seeds), so that runs are reproducible (docs/random.md).
+  uint64_t drawn_seed(c10::ArrayRef<c10::IValue> arguments) const {
+    c10::optional<at::Generator> given;
+    if (mapping_.generator >= 0)
+      given = arguments[static_cast<size_t>(mapping_.generator)].toOptional<at::Generator>();
+    auto* generator = at::get_generator_or_default<at::CPUGeneratorImpl>(
+        given, at::detail::getDefaultCPUGenerator());
+    const std::lock_guard<std::mutex> lock(generator->mutex_);
+    return generator->random64();
+  }
+
   std::vector<IValue> translate(const c10::OperatorHandle& handle,
                                 c10::ArrayRef<c10::IValue> arguments, const Device& device) const {
     std::vector<IValue> args(mapping_.sources.size());
+    const uint64_t seed = mapping_.draws_seed ? drawn_seed(arguments) : 0;
     for (size_t j = 0; j < mapping_.sources.size(); ++j) {
       const int source = mapping_.sources[j];
       const Argument& wanted = op_.schema.arguments[j];
+      if (source == kDrawnSeed || source == kZeroOffset) {
+        args[j] = IValue(source == kDrawnSeed ? static_cast<int64_t>(seed) : int64_t{0});
+        continue;
+      }
       if (source < 0) {
         args[j] = unsourced_argument(arguments, wanted, device);
         continue;

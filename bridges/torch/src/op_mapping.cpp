@@ -66,6 +66,13 @@ std::vector<c10::IValue> neutral_values(const c10::Argument& argument) {
   return values;
 }
 
+// A random op's `int seed, int offset` (keyword-only, no default) stand for aten's
+// `Generator? generator` (when it has one): the seed is drawn per call (generic_kernel.cpp).
+bool is_random_position(const Argument& wanted) {
+  return (wanted.name == "seed" || wanted.name == "offset") && wanted.kwarg_only &&
+         !wanted.default_value && wanted.type.kind == TypeKind::Int && !wanted.type.is_list;
+}
+
 // Matches the Backplane op's arguments to the aten arguments that are not outs; fills
 // sources and required. Returns false when they do not correspond.
 bool match_arguments(const OpDef& op, const c10::FunctionSchema& schema,
@@ -75,6 +82,16 @@ bool match_arguments(const OpDef& op, const c10::FunctionSchema& schema,
   mapping.sources.assign(op.schema.arguments.size(), -1);
   for (size_t j = 0; j < op.schema.arguments.size(); ++j) {
     const Argument& wanted = op.schema.arguments[j];
+    if (is_random_position(wanted)) {
+      mapping.sources[j] = wanted.name == "seed" ? kDrawnSeed : kZeroOffset;
+      mapping.draws_seed = true;
+      for (size_t i = 0; i < aten.size(); ++i)
+        if (aten[i].name() == "generator" && !used[i]) {
+          mapping.generator = static_cast<int>(i);
+          used[i] = true;
+        }
+      continue;
+    }
     int found = -1;
     for (size_t i = 0; i < aten.size(); ++i)
       if (!is_out[i] && !used[i] && aten[i].name() == wanted.name) found = static_cast<int>(i);

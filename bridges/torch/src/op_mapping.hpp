@@ -35,6 +35,11 @@ struct RequiredValue {
   std::vector<c10::IValue> accepted;
 };
 
+// Source values of OpMapping::sources for a random op's `int seed, int offset` (docs/random.md):
+// each call draws the seed from a PyTorch generator and starts at offset 0.
+inline constexpr int kDrawnSeed = -2;
+inline constexpr int kZeroOffset = -3;
+
 struct OpMapping {
   std::string aten_name;  // "add.out" (namespace aten)
   OpId op = kInvalidOp;   // the Backplane op, e.g. add.Tensor
@@ -47,6 +52,10 @@ struct OpMapping {
   std::vector<RequiredValue> required;
   // Every tensor argument must have this many dims (mm: 2, bmm: 3); -1 when any.
   int required_dim = -1;
+  // A random op: its seed is drawn from the aten `generator` argument at this index (a CPU
+  // generator), or from PyTorch's default CPU generator when -1 or None.
+  bool draws_seed = false;
+  int generator = -1;
 };
 
 // Every aten operator PyTorch registered that maps to a Backplane op, skipping operators

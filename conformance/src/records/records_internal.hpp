@@ -89,5 +89,10 @@ void add_pooling_records(std::vector<OpRecord>& out);
 void add_batch_norm_records(std::vector<OpRecord>& out);
 // native_group_norm, native_group_norm_backward (group_norm.cpp)
 void add_group_norm_records(std::vector<OpRecord>& out);
+// uniform_, normal_, random_.from, random_.to, random_, bernoulli_.float, bernoulli_.Tensor,
+// native_dropout, native_dropout_backward (random.cpp)
+void add_random_records(std::vector<OpRecord>& out);
+// hardtanh, hardtanh_backward (hardtanh.cpp)
+void add_hardtanh_records(std::vector<OpRecord>& out);
 
 }  // namespace bp::conformance::detail

@@ -12,17 +12,6 @@
 namespace bp::ops {
 namespace {
 
-// A kernel writing through a view with a stride-0 dim of size > 1 would write one memory
-// location from several elements (a race on parallel devices); PyTorch refuses it too.
-void check_no_internal_overlap(const OpDef& op, size_t i, const Tensor& t) {
-  for (int64_t d = 0; d < t.dim(); ++d) {
-    BP_CHECK(t.size(d) <= 1 || t.stride(d) != 0, ErrorCode::InvalidArgument,
-             "{}: argument '{}' ({}) has a dim of size {} with stride 0, so several of its "
-             "elements share one memory location; write to a contiguous copy instead",
-             op.name, arg_name(op, i), t.meta_str(), t.size(d));
-  }
-}
-
 // copy_(Tensor(a!) self, Tensor src, bool non_blocking=False)
 MetaResult copy_meta(const OpDef& op, std::span<IValue> args) {
   const Tensor& self = tensor_arg(op, args, 0);

@@ -46,6 +46,8 @@ std::string dtype_list(DtypeMask mask) {
   return out;
 }
 
+}  // namespace
+
 // Largest finite value of a floating dtype.
 double max_finite(ScalarType t) {
   switch (t) {
@@ -75,8 +77,6 @@ std::pair<int64_t, int64_t> integral_range(ScalarType t) {
       return {INT64_MIN, INT64_MAX};
   }
 }
-
-}  // namespace
 
 std::string_view arg_name(const OpDef& op, size_t i) {
   return i < op.schema.arguments.size() ? std::string_view(op.schema.arguments[i].name)
@@ -178,6 +178,17 @@ void check_scalar_fits(const OpDef& op, std::string_view arg, const Scalar& valu
   BP_CHECK(scalar_fits(value, dtype), ErrorCode::InvalidArgument,
            "{}: argument '{}' = {} cannot be converted to {} without overflow", op.name, arg,
            value.str(), dtype_name(dtype));
+}
+
+// A kernel writing through a view with a stride-0 dim of size > 1 would write one memory
+// location from several elements (a race on parallel devices); PyTorch refuses it too.
+void check_no_internal_overlap(const OpDef& op, size_t i, const Tensor& t) {
+  for (int64_t d = 0; d < t.dim(); ++d) {
+    BP_CHECK(t.size(d) <= 1 || t.stride(d) != 0, ErrorCode::InvalidArgument,
+             "{}: argument '{}' ({}) has a dim of size {} with stride 0, so several of its "
+             "elements share one memory location; write to a contiguous copy instead",
+             op.name, arg_name(op, i), t.meta_str(), t.size(d));
+  }
 }
 
 int64_t check_reduction_arg(const OpDef& op, std::span<const IValue> args, size_t i) {

@@ -11,6 +11,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace bp::ops {
 
@@ -69,6 +70,11 @@ void check_floating(const OpDef& op, std::string_view subject, ScalarType dtype)
 //   "index_select: input 'index' has dtype f32; supported: i32, i64"
 void check_dtype_in(const OpDef& op, std::string_view subject, ScalarType dtype, DtypeMask allowed);
 
+// The largest finite value of a floating dtype; [lowest, max] of an integral one (i64's for
+// any other dtype).
+double max_finite(ScalarType t);
+std::pair<int64_t, int64_t> integral_range(ScalarType t);
+
 // Whether `value` converts to `dtype` without overflow, with PyTorch's rules
 // (c10::checked_convert): integers must be in range (unsigned types also accept negatives
 // down to -max, which wrap), floating values must be in the finite range of the target or
@@ -88,6 +94,10 @@ inline Scalar coefficient_for(const Scalar& s, ScalarType dtype) {
   if (s.is_bool() || (s.is_floating() && is_integral(dtype))) return Scalar(s.to_int());
   return s;
 }
+
+// Throws bp::Error(InvalidArgument) when `t` (argument i, which the op writes) has a dim of
+// size > 1 with stride 0: several of its elements would be one memory location.
+void check_no_internal_overlap(const OpDef& op, size_t i, const Tensor& t);
 
 // The values of a loss's `int reduction` argument (PyTorch's at::Reduction).
 inline constexpr int64_t kReductionNone = 0;

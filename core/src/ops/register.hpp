@@ -37,5 +37,9 @@ void register_convolution_composites(Catalog& c);  // convolution convolution_ba
 void register_pooling_ops(Catalog& c);
 void register_batch_norm_ops(Catalog& c);  // native_batch_norm native_batch_norm_backward
 void register_group_norm_ops(Catalog& c);  // native_group_norm native_group_norm_backward
+void register_hardtanh_ops(Catalog& c);    // hardtanh hardtanh_backward
+// uniform_ normal_ random_.from random_.to random_ bernoulli_.float bernoulli_.Tensor
+// native_dropout native_dropout_backward
+void register_random_ops(Catalog& c);
 
 }  // namespace bp::ops

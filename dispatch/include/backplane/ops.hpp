@@ -116,6 +116,10 @@ Tensor& silu_(Tensor& self);
 Tensor gelu(const Tensor& self, const std::string& approximate = "none");
 Tensor& gelu_out(Tensor& out, const Tensor& self, const std::string& approximate = "none");
 Tensor& gelu_(Tensor& self, const std::string& approximate = "none");
+// hardtanh: clamp(self, min_val, max_val) in self's dtype (ReLU6 is hardtanh(x, 0, 6)).
+Tensor hardtanh(const Tensor& self, Scalar min_val = -1, Scalar max_val = 1);
+Tensor& hardtanh_out(Tensor& out, const Tensor& self, Scalar min_val = -1, Scalar max_val = 1);
+Tensor& hardtanh_(Tensor& self, Scalar min_val = -1, Scalar max_val = 1);
 
 // ---- elementwise binary (broadcasting, PyTorch type promotion) -------------------------
 Tensor add(const Tensor& self, const Tensor& other, Scalar alpha = 1);
@@ -295,6 +299,9 @@ Tensor& threshold_backward_out(Tensor& out, const Tensor& grad_output, const Ten
 Tensor gelu_backward(const Tensor& grad_output, const Tensor& self,
                      const std::string& approximate = "none");
 Tensor silu_backward(const Tensor& grad_output, const Tensor& self);
+// grad_output where min_val < self < max_val (or self is NaN), else 0.
+Tensor hardtanh_backward(const Tensor& grad_output, const Tensor& self, Scalar min_val,
+                         Scalar max_val);
 Tensor sigmoid_backward(const Tensor& grad_output, const Tensor& output);
 Tensor tanh_backward(const Tensor& grad_output, const Tensor& output);
 Tensor _softmax_backward_data(const Tensor& grad_output, const Tensor& output, int64_t dim,

@@ -25,6 +25,11 @@ Tensor silu_backward(const Tensor& grad_output, const Tensor& self) {
   static const OpId kOp = op_id("silu_backward");
   return call1(kOp, {grad_output, self});
 }
+Tensor hardtanh_backward(const Tensor& grad_output, const Tensor& self, Scalar min_val,
+                         Scalar max_val) {
+  static const OpId kOp = op_id("hardtanh_backward");
+  return call1(kOp, {grad_output, self, min_val, max_val});
+}
 Tensor sigmoid_backward(const Tensor& grad_output, const Tensor& output) {
   static const OpId kOp = op_id("sigmoid_backward");
   return call1(kOp, {grad_output, output});

@@ -241,6 +241,18 @@ Tensor& silu_(Tensor& self) {
   return elementwise_(self, kOp, {&self});
 }
 
+Tensor hardtanh(const Tensor& self, Scalar min_val, Scalar max_val) {
+  static const OpId kOp = op_id("hardtanh");
+  return call1(kOp, {self, min_val, max_val});
+}
+Tensor& hardtanh_out(Tensor& out, const Tensor& self, Scalar min_val, Scalar max_val) {
+  static const OpId kOp = op_id("hardtanh");
+  return out1(out, kOp, {self, min_val, max_val});
+}
+Tensor& hardtanh_(Tensor& self, Scalar min_val, Scalar max_val) {
+  static const OpId kOp = op_id("hardtanh");
+  return inplace1(self, kOp, {self, min_val, max_val});
+}
 Tensor gelu(const Tensor& self, const std::string& approximate) {
   static const OpId kOp = op_id("gelu");
   return call1(kOp, {self, approximate});

@@ -33,6 +33,8 @@ class OpRegistrar {
   // `kernel` is the kernel function's context: the OpenCL C kernel's name for the
   // table-driven kernels, else null.
   void add(const char* op, bp_dtype_mask dtypes, bp_kernel_fn fn, const char* kernel = nullptr);
+  // Whether some device of the backend has fp64 (the f64 dtype is among `dtypes`).
+  bool any_device_has_fp64() const { return (dtypes_ & BP_DTYPE_BIT(BP_DTYPE_F64)) != 0; }
 
  private:
   sdk::Registrar registrar_;
@@ -57,5 +59,6 @@ void register_convolution(OpRegistrar& ops);          // convolution_forward, _b
                                                       // _backward_weight
 void register_pooling(OpRegistrar& ops);              // max_pool2d_with_indices, avg_pool2d,
                                                       // _adaptive_avg_pool2d (+ _backward)
+void register_random(OpRegistrar& ops);               // uniform_ normal_ random_.from
 
 }  // namespace bp::clk

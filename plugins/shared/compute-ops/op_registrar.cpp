@@ -30,6 +30,7 @@ void register_compute_ops(const sdk::Host& host, uint32_t backend_id, DeviceLook
   register_scans(ops);
   register_convolution(ops);
   register_pooling(ops);
+  register_random(ops);
 }
 
 }  // namespace bp::clk

@@ -85,6 +85,12 @@ __device__ inline float as_float(uint x) {
 __device__ inline int as_int(float x) {
   return __float_as_int(x);
 }
+__device__ inline ulong as_ulong(double x) {
+  return static_cast<ulong>(__double_as_longlong(x));
+}
+__device__ inline double as_double(ulong x) {
+  return __longlong_as_double(static_cast<long long>(x));
+}
 
 // Conversions: convert_float rounds to nearest even (C++'s conversion, cvt.rn), the _rtz
 // forms toward zero.

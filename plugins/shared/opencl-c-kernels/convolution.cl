@@ -16,7 +16,7 @@ typedef struct {
 // Products are summed in double where the device has fp64: exact products of f32/f16/bf16
 // values, in the reference's order, so the result is the reference's, overflowing partial
 // sums and infinities included. Without fp64 they are summed in float.
-#ifdef __OPENCL_VERSION__
+#if !defined(__CUDACC__) && !defined(__HIPCC__)  // OpenCL C (run time and SPIR-V builds)
 #pragma OPENCL FP_CONTRACT OFF
 #endif
 #if defined(BP_FLOATING) && defined(BP_HAS_FP64)

@@ -187,6 +187,51 @@ inline int bp_double_to_i32(double d) {
 }
 #endif
 
+// ---- conversions into the variant's compute value, ready for STORE (copy_'s rules) -----
+inline C bp_from_long(long v) {
+#if defined(BP_HALF)
+  return bp_long_to_float_odd(v);
+#elif defined(BP_VARIANT_F32)
+  return convert_float(v);
+#elif defined(BP_VARIANT_F64)
+  return convert_double(v);
+#elif defined(BP_IS_BOOL)
+  return v != 0;
+#else
+  return (C)(U)(ulong)v;
+#endif
+}
+
+inline C bp_from_float(float f) {
+#if defined(BP_FLOATING)
+  return f;
+#elif defined(BP_IS_BOOL)
+  return f != 0;
+#elif defined(BP_VARIANT_I64) || defined(BP_VARIANT_U8)
+  return (C)(U)(ulong)bp_float_to_i64(f);
+#else
+  return (C)(U)bp_float_to_i32(f);
+#endif
+}
+
+#ifdef BP_HAS_FP64
+inline C bp_from_double(double d) {
+#if defined(BP_HALF)
+  return bp_double_to_float_odd(d);
+#elif defined(BP_VARIANT_F32)
+  return convert_float(d);
+#elif defined(BP_VARIANT_F64)
+  return d;
+#elif defined(BP_IS_BOOL)
+  return d != 0;
+#elif defined(BP_VARIANT_I64) || defined(BP_VARIANT_U8)
+  return (C)(U)(ulong)bp_double_to_i64(d);
+#else
+  return (C)(U)bp_double_to_i32(d);
+#endif
+}
+#endif
+
 // ---- strided geometry -------------------------------------------------------------------
 // Up to BP_MAX_DIMS dims (after the host merged contiguous ones) shared by up to 4 operands
 // of equal shape (elementwise ops: inputs were expanded to the output's shape). Offsets and
