@@ -113,6 +113,7 @@ constexpr Rule kRules[] = {
     {"uniform_ normal_ random_ bernoulli_ native_dropout native_dropout_backward",
      Kind::ExactSigned, 0, 0, 0},
     {"hardtanh hardtanh_backward", Kind::ExactSigned, 0, 0, 0},  // clamp; grad or zero
+    {"sort argsort topk", Kind::ExactSigned, 0, 0, 0},  // input values moved; a stable order
     {"max_pool2d_with_indices", Kind::ExactSigned, 0, 0, 0},
     {"max_pool2d_with_indices_backward avg_pool2d avg_pool2d_backward _adaptive_avg_pool2d "
      "_adaptive_avg_pool2d_backward",

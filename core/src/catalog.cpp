@@ -74,6 +74,7 @@ Catalog build_catalog() {
   ops::register_group_norm_ops(c);
   ops::register_hardtanh_ops(c);
   ops::register_random_ops(c);
+  ops::register_sort_ops(c);
   return c;
 }
 

@@ -101,5 +101,6 @@ void register_convolution_kernels(sdk::Registrar& r);  // convolution_forward, _
 void register_pooling_kernels(sdk::Registrar& r);      // max_pool2d_with_indices, avg_pool2d,
                                                        // _adaptive_avg_pool2d (+ _backward)
 void register_random_kernels(sdk::Registrar& r);       // uniform_ normal_ random_.from
+void register_sort_kernels(sdk::Registrar& r);         // sort.stable
 
 }  // namespace bp::reference

@@ -171,7 +171,12 @@ const std::vector<Expected> kOpSetV1 = {
     {"bernoulli_.float", C},
     {"bernoulli_.Tensor", C},
     {"native_dropout", C},
-    {"native_dropout_backward", C}};
+    {"native_dropout_backward", C},
+    {"sort.stable", P},
+    {"sort", C},
+    {"argsort", C},
+    {"argsort.stable", C},
+    {"topk", C}};
 
 const char* kind_str(OpKind k) {
   return k == OpKind::Primitive ? "primitive" : "composite";
@@ -215,7 +220,8 @@ TEST_CASE(
         op.name == "native_group_norm_backward";
     const bool two_outputs = op.name == "nll_loss_forward" || op.name == "max.dim" ||
                              op.name == "min.dim" || op.name == "max_pool2d_with_indices" ||
-                             op.name == "native_dropout";
+                             op.name == "native_dropout" || op.name == "sort.stable" ||
+                             op.name == "sort" || op.name == "topk";
     const size_t outputs = mutating ? 0u : two_outputs ? 2u : three_outputs ? 3u : 1u;
     CHECK(op.mutated_arg == (mutating ? 0 : -1));
     CHECK(op.num_outputs() == outputs);

@@ -164,6 +164,28 @@ def _hardtanh_backward_nan(case, out_shape, index, got, want, dtype):
         got == _input_at(case, "grad_output", out_shape, index)
 
 
+def _tie_order(case, out_shape, index, got, want, dtype):
+    """sort / topk indices that name equal values of self's line, in another order."""
+    if case.op not in ("sort", "topk") or dtype != "i64":
+        return False
+    t = _arg(case, "self").torch()
+    dim = _arg(case, "dim").value % max(t.dim(), 1)
+    where = _unravel(index, out_shape)
+    where[dim] = int(got)
+    a = t[tuple(where)].item()
+    where[dim] = int(want)
+    b = t[tuple(where)].item()
+    return a == b or (a != a and b != b)
+
+
+def _unravel(index, shape):
+    where = []
+    for size in reversed(shape):
+        where.append(index % size)
+        index //= size
+    return list(reversed(where))
+
+
 KNOWN_DIFFERENCES = [
     KnownDifference(
         "half-kernels",
@@ -321,6 +343,12 @@ KNOWN_DIFFERENCES = [
         "CUDA kernel; PyTorch 1.13's vectorised CPU loop gives 0 there, so its result depends "
         "on the tensor's size",
         explains_element=_hardtanh_backward_nan),
+    KnownDifference(
+        "sort-ties",
+        "sort (stable=False, the default) and topk give equal elements in index order, as a "
+        "stable sort; PyTorch leaves that order unspecified there, and its unstable sort and "
+        "partial sort for topk differ from index order on long lines with ties",
+        explains_element=_tie_order),
 ]
 
 

@@ -454,6 +454,18 @@ random_.to, random_ and native_dropout are composites over them.)",
   [0, 1] in a tensor is not checked (p >= 1 gives 1, p <= 0 and NaN give 0).
 - native_dropout: mask = bernoulli_(1 - p) (bool), output = input * mask * (1 / (1 - p)),
   0 when p = 1; with train false a copy of input and an all-true mask.)"},
+      {"Sorting: sort, argsort, topk",
+       {"sort.stable", "sort", "argsort", "argsort.stable", "topk"},
+       R"(sort.stable is the primitive, in PyTorch's schema: values of self's dtype and i64 indices
+of self's shape, each line along dim sorted. Kernels receive self with at least one dim (a
+0-d self arrives as [1]). sort (stable=None), argsort, argsort.stable and topk are
+composites over it; topk's k is in [0, size(dim)], and its outputs are [..., k, ...].)",
+       R"(- The order is stable whatever `stable` says: equal elements keep their index order, and
+  -0.0 equals 0.0. PyTorch's unstable sort and its topk leave the order of equal elements
+  unspecified.
+- NaN is above every number: last in ascending order, first in descending (topk's
+  largest).
+- topk returns its k in sorted order, also with sorted=False.)"},
   };
   return families;
 }

@@ -94,5 +94,7 @@ void add_group_norm_records(std::vector<OpRecord>& out);
 void add_random_records(std::vector<OpRecord>& out);
 // hardtanh, hardtanh_backward (hardtanh.cpp)
 void add_hardtanh_records(std::vector<OpRecord>& out);
+// sort.stable, sort, argsort, argsort.stable, topk (sort.cpp)
+void add_sort_records(std::vector<OpRecord>& out);
 
 }  // namespace bp::conformance::detail

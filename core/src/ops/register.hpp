@@ -41,5 +41,6 @@ void register_hardtanh_ops(Catalog& c);    // hardtanh hardtanh_backward
 // uniform_ normal_ random_.from random_.to random_ bernoulli_.float bernoulli_.Tensor
 // native_dropout native_dropout_backward
 void register_random_ops(Catalog& c);
+void register_sort_ops(Catalog& c);  // sort.stable sort argsort argsort.stable topk
 
 }  // namespace bp::ops

@@ -256,6 +256,16 @@ std::vector<Tensor> min(const Tensor& self, int64_t dim, bool keepdim = false);
 // Running sum (product) along `dim`; integral and bool inputs give i64 unless `dtype` is set.
 Tensor cumsum(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
 Tensor cumprod(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
+// Each line along `dim` sorted, stably, NaN above every number: {values, indices (i64)}.
+// `stable` is PyTorch's argument (sort.stable when set); the result is stable either way.
+std::vector<Tensor> sort(const Tensor& self, int64_t dim = -1, bool descending = false,
+                         std::optional<bool> stable = std::nullopt);
+Tensor argsort(const Tensor& self, int64_t dim = -1, bool descending = false,
+               std::optional<bool> stable = std::nullopt);
+// The k largest (smallest) along `dim`, in sorted order, equal values in index order:
+// {values, indices (i64)}.
+std::vector<Tensor> topk(const Tensor& self, int64_t k, int64_t dim = -1, bool largest = true,
+                         bool sorted = true);
 
 // ---- normalisation, linear algebra, attention -------------------------------------------
 Tensor softmax(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);

@@ -1,6 +1,6 @@
 // The typed operator API (backplane/ops.hpp): the reductions, and the statistics over them.
 // The schemas and meta rules of these ops are in core/src/ops/reductions.cpp and
-// statistics.cpp (var, std, logsumexp).
+// statistics.cpp (var, std, logsumexp), scans.cpp and sort.cpp (sort, argsort, topk).
 #include "typed_call.hpp"
 
 #include "backplane/ops.hpp"
@@ -134,6 +134,24 @@ Tensor cumsum(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) 
 Tensor cumprod(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
   static const OpId kOp = op_id("cumprod");
   return call1(kOp, {self, dim, dtype});
+}
+
+std::vector<Tensor> sort(const Tensor& self, int64_t dim, bool descending,
+                         std::optional<bool> stable) {
+  static const OpId kSort = op_id("sort");
+  static const OpId kStable = op_id("sort.stable");
+  if (stable) return call(kStable, {self, *stable, dim, descending});
+  return call(kSort, {self, dim, descending});
+}
+Tensor argsort(const Tensor& self, int64_t dim, bool descending, std::optional<bool> stable) {
+  static const OpId kArgsort = op_id("argsort");
+  static const OpId kStable = op_id("argsort.stable");
+  if (stable) return call1(kStable, {self, *stable, dim, descending});
+  return call1(kArgsort, {self, dim, descending});
+}
+std::vector<Tensor> topk(const Tensor& self, int64_t k, int64_t dim, bool largest, bool sorted) {
+  static const OpId kOp = op_id("topk");
+  return call(kOp, {self, k, dim, largest, sorted});
 }
 
 }  // namespace bp

@@ -60,5 +60,6 @@ void register_convolution(OpRegistrar& ops);          // convolution_forward, _b
 void register_pooling(OpRegistrar& ops);              // max_pool2d_with_indices, avg_pool2d,
                                                       // _adaptive_avg_pool2d (+ _backward)
 void register_random(OpRegistrar& ops);               // uniform_ normal_ random_.from
+void register_sort(OpRegistrar& ops);                 // sort.stable
 
 }  // namespace bp::clk

@@ -31,6 +31,7 @@ void register_compute_ops(const sdk::Host& host, uint32_t backend_id, DeviceLook
   register_convolution(ops);
   register_pooling(ops);
   register_random(ops);
+  register_sort(ops);
 }
 
 }  // namespace bp::clk
