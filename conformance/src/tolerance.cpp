@@ -114,6 +114,9 @@ constexpr Rule kRules[] = {
      Kind::ExactSigned, 0, 0, 0},
     {"hardtanh hardtanh_backward", Kind::ExactSigned, 0, 0, 0},  // clamp; grad or zero
     {"sort argsort topk", Kind::ExactSigned, 0, 0, 0},  // input values moved; a stable order
+    // Up to K values folded into one element (sum, prod, mean), as index_add; assignments and
+    // amax/amin are exact under it.
+    {"scatter scatter_add scatter_reduce", Kind::Reduction, 0, 0, 0},
     {"max_pool2d_with_indices", Kind::ExactSigned, 0, 0, 0},
     {"max_pool2d_with_indices_backward avg_pool2d avg_pool2d_backward _adaptive_avg_pool2d "
      "_adaptive_avg_pool2d_backward",

@@ -75,6 +75,7 @@ Catalog build_catalog() {
   ops::register_hardtanh_ops(c);
   ops::register_random_ops(c);
   ops::register_sort_ops(c);
+  ops::register_scatter_ops(c);
   return c;
 }
 

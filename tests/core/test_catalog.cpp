@@ -176,7 +176,13 @@ const std::vector<Expected> kOpSetV1 = {
     {"sort", C},
     {"argsort", C},
     {"argsort.stable", C},
-    {"topk", C}};
+    {"topk", C},
+    {"scatter.src", P},
+    {"scatter_reduce.two", P},
+    {"scatter.value", C},
+    {"scatter.reduce", C},
+    {"scatter.value_reduce", C},
+    {"scatter_add", C}};
 
 const char* kind_str(OpKind k) {
   return k == OpKind::Primitive ? "primitive" : "composite";

@@ -8,6 +8,7 @@ import torch
 
 from op_cases import ALL, DTYPES, FLOATS, Arg, out_arg
 from random_op_cases import hardtanh_cases, random_cases
+from scatter_op_cases import scatter_cases
 from sort_op_cases import sort_cases
 
 aten = torch.ops.aten
@@ -25,6 +26,7 @@ def op_set_v2_cases(b):
     random_cases(b)
     hardtanh_cases(b)
     sort_cases(b)
+    scatter_cases(b)
 
 
 def mask(b, shape):

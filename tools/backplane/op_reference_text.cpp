@@ -466,6 +466,22 @@ composites over it; topk's k is in [0, size(dim)], and its outputs are [..., k, 
 - NaN is above every number: last in ascending order, first in descending (topk's
   largest).
 - topk returns its k in sorted order, also with sorted=False.)"},
+      {"Scatter: scatter, scatter_add, scatter_reduce",
+       {"scatter.src", "scatter_reduce.two", "scatter.value", "scatter.reduce",
+        "scatter.value_reduce", "scatter_add"},
+       R"(PyTorch's schemas. scatter.src and scatter_reduce.two are the primitives: out starts as
+self, then for every position p of index in row-major order out[..., index[p], ...] (along
+dim) takes src[p], or is reduced with it (sum, prod, mean, amax, amin; include_self says
+whether self's value takes part). index is i64 with self's number of dims, no larger than src
+anywhere and than self outside dim; kernels receive every tensor with >= 1 dim. The value,
+"add"/"multiply" and scatter_add forms are composites over them.)",
+       R"(- Repeated indices: the last write wins (scatter.src; PyTorch calls the result
+  undefined) or the values reduce in index order, each step rounded once in the dtype, as
+  PyTorch's CPU; every backend keeps that order (one work item per line of index, no
+  atomics).
+- amax/amin: NaN wins. mean: floor division for integers; without self and with no index
+  naming it, an element keeps self's value. bool: sum and amax are or, prod and amin and.
+- An index outside [0, self.size(dim)) is BP_ERR_INDEX naming it.)"},
   };
   return families;
 }

@@ -26,9 +26,12 @@ constexpr Alias kAliases[] = {
     {"bmm", "matmul", 3},
     {"_softmax", "softmax.int", -1, "half_to_float", false},
     {"_log_softmax", "log_softmax.int", -1, "half_to_float", false},
-    // Reductions of every element are Backplane's dim reductions with dim=None.
+    // Reductions of every element are Backplane's dim reductions with dim=None (max and min
+    // of every element are amax and amin over every dim: F.one_hot checks its classes so).
     {"sum", "sum.dim_IntList"},
     {"mean", "mean.dim"},
+    {"max", "amax"},
+    {"min", "amin"},
 };
 
 const Alias* find_alias(std::string_view aten_base) {
@@ -131,6 +134,11 @@ std::vector<const OpDef*> candidate_ops(CallForm form, const Alias* alias,
   std::vector<const OpDef*> candidates;
   if (alias != nullptr) {
     candidates.push_back(catalog.find(alias->backplane));
+    if (form != CallForm::Out) return candidates;
+    // An out= form named by its base (max.dim_max, for aliased max) may also be the out form
+    // of a Backplane op of that base name: the arguments and outputs pick.
+    for (const OpDef& op : catalog.ops())
+      if (op.schema.name == functional_base) candidates.push_back(&op);
   } else if (form == CallForm::Out) {
     for (const OpDef& op : catalog.ops())
       if (op.schema.name == functional_base) candidates.push_back(&op);

@@ -92,6 +92,7 @@ const std::vector<OpRecord>& op_records() {
     detail::add_random_records(all);
     detail::add_hardtanh_records(all);
     detail::add_sort_records(all);
+    detail::add_scatter_records(all);
     for (OpRecord& record : all) add_layout_variants(record);
     const Catalog& catalog = Catalog::get();
     std::stable_sort(all.begin(), all.end(), [&](const OpRecord& a, const OpRecord& b) {

@@ -96,5 +96,8 @@ void add_random_records(std::vector<OpRecord>& out);
 void add_hardtanh_records(std::vector<OpRecord>& out);
 // sort.stable, sort, argsort, argsort.stable, topk (sort.cpp)
 void add_sort_records(std::vector<OpRecord>& out);
+// scatter.src, scatter_reduce.two, scatter.value, scatter.reduce, scatter.value_reduce,
+// scatter_add (scatter.cpp)
+void add_scatter_records(std::vector<OpRecord>& out);
 
 }  // namespace bp::conformance::detail

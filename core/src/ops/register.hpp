@@ -42,5 +42,7 @@ void register_hardtanh_ops(Catalog& c);    // hardtanh hardtanh_backward
 // native_dropout native_dropout_backward
 void register_random_ops(Catalog& c);
 void register_sort_ops(Catalog& c);  // sort.stable sort argsort argsort.stable topk
+// scatter.src scatter_reduce.two scatter.value scatter.reduce scatter.value_reduce scatter_add
+void register_scatter_ops(Catalog& c);
 
 }  // namespace bp::ops

@@ -48,6 +48,19 @@ Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Ten
                  Scalar alpha = 1);
 Tensor& index_add_out(Tensor& out, const Tensor& self, int64_t dim, const Tensor& index,
                       const Tensor& source, Scalar alpha = 1);
+// scatter: self with self[..., index[p], ...] (along dim) set to src[p] for every position p
+// of index in row-major order (the last write wins), or reduced with it in that order:
+// `reduce` sum, prod, mean, amax or amin (include_self: whether self's value takes part).
+Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
+Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, Scalar value);
+// scatter.reduce / scatter.value_reduce: reduce "add" or "multiply", self included.
+Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+               const std::string& reduce);
+Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, Scalar value,
+               const std::string& reduce);
+Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
+Tensor scatter_reduce(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+                      const std::string& reduce, bool include_self = true);
 // masked_fill: self with `value` where `mask` (bool, broadcast with self) is true, in self's
 // dtype. The Tensor form takes a 0-d value.
 Tensor masked_fill(const Tensor& self, const Tensor& mask, Scalar value);

@@ -104,6 +104,34 @@ Tensor& index_add_out(Tensor& out, const Tensor& self, int64_t dim, const Tensor
   return out1(out, kOp, {self, dim, index, source, alpha});
 }
 
+Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  static const OpId kOp = op_id("scatter.src");
+  return call1(kOp, {self, dim, index, src});
+}
+Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, Scalar value) {
+  static const OpId kOp = op_id("scatter.value");
+  return call1(kOp, {self, dim, index, value});
+}
+Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+               const std::string& reduce) {
+  static const OpId kOp = op_id("scatter.reduce");
+  return call1(kOp, {self, dim, index, src, reduce});
+}
+Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, Scalar value,
+               const std::string& reduce) {
+  static const OpId kOp = op_id("scatter.value_reduce");
+  return call1(kOp, {self, dim, index, value, reduce});
+}
+Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  static const OpId kOp = op_id("scatter_add");
+  return call1(kOp, {self, dim, index, src});
+}
+Tensor scatter_reduce(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+                      const std::string& reduce, bool include_self) {
+  static const OpId kOp = op_id("scatter_reduce.two");
+  return call1(kOp, {self, dim, index, src, reduce, include_self});
+}
+
 Tensor masked_fill(const Tensor& self, const Tensor& mask, Scalar value) {
   static const OpId kOp = op_id("masked_fill.Scalar");
   return call1(kOp, {self, mask, value});

@@ -61,5 +61,6 @@ void register_pooling(OpRegistrar& ops);              // max_pool2d_with_indices
                                                       // _adaptive_avg_pool2d (+ _backward)
 void register_random(OpRegistrar& ops);               // uniform_ normal_ random_.from
 void register_sort(OpRegistrar& ops);                 // sort.stable
+void register_scatter(OpRegistrar& ops);              // scatter.src scatter_reduce.two
 
 }  // namespace bp::clk

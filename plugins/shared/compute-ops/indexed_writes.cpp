@@ -12,13 +12,6 @@ namespace {
 
 constexpr const char* kIndexProgram = "index";
 
-bool same_view(const bp_tensor& a, const bp_tensor& b) {
-  if (a.data != b.data || a.byte_offset != b.byte_offset || a.ndim != b.ndim) return false;
-  for (int32_t d = 0; d < a.ndim; ++d)
-    if (a.strides[d] != b.strides[d]) return false;
-  return true;
-}
-
 // index_add(self, dim, index, source, *, alpha) -> out; the meta rule passes self, source
 // and out with >= 1 dim, source with index.numel() along dim, and a 1-D index.
 bp_status index_add_kernel(const bp_call* c) {

@@ -32,6 +32,7 @@ void register_compute_ops(const sdk::Host& host, uint32_t backend_id, DeviceLook
   register_pooling(ops);
   register_random(ops);
   register_sort(ops);
+  register_scatter(ops);
 }
 
 }  // namespace bp::clk

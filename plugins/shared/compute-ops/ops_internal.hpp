@@ -24,6 +24,14 @@ inline const char* table_kernel_name(const bp_call* c) {
 
 // Whether tensor `t` (integral) has a zero element; a blocking check on the device.
 bool has_zero(ComputeDevice& device, const bp_tensor& t);
+// Whether `a` and `b` are the same view of the same memory (an output that is its input).
+inline bool same_view(const bp_tensor& a, const bp_tensor& b) {
+  if (a.data != b.data || a.byte_offset != b.byte_offset || a.ndim != b.ndim) return false;
+  for (int32_t d = 0; d < a.ndim; ++d)
+    if (a.strides[d] != b.strides[d]) return false;
+  return true;
+}
+
 // Copies `src` into `dst` (same dtype and shape) bit for bit.
 void copy_raw(ComputeDevice& device, const bp_tensor& dst, const bp_tensor& src);
 

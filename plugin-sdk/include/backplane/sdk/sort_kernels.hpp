@@ -49,18 +49,6 @@ bool sorts_before(C a, C b, bool descending) {
   return descending ? b < a : a < b;
 }
 
-// The element offsets (in elements) of line `line` of a view along `dim`: the multi-index
-// of the other dims, row-major, with dim at 0.
-inline int64_t line_offset(const StridedView& v, int64_t dim, int64_t line) {
-  int64_t offset = 0;
-  for (int32_t d = v.ndim - 1; d >= 0; --d) {
-    if (d == dim) continue;
-    offset += (line % v.shape[d]) * v.strides[d];
-    line /= v.shape[d];
-  }
-  return offset;
-}
-
 template <typename Split>
 struct SortKernels {
   // sort.stable(Tensor self, *, bool? stable, int dim, bool descending) -> (values, indices)

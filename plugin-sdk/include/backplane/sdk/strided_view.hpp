@@ -69,6 +69,18 @@ struct StridedView {
   }
 };
 
+// The offset (in elements) of line `line` of a view along `dim`: the multi-index of the
+// other dims, counted row-major, with dim at 0 (the sort and scatter kernels' lines).
+inline int64_t line_offset(const StridedView& v, int64_t dim, int64_t line) {
+  int64_t offset = 0;
+  for (int32_t d = v.ndim - 1; d >= 0; --d) {
+    if (d == dim) continue;
+    offset += (line % v.shape[d]) * v.strides[d];
+    line /= v.shape[d];
+  }
+  return offset;
+}
+
 // The element (a, b, c, d) of a 4-D view as T (the convolution and pooling loops' access).
 template <typename T>
 T& at4(const StridedView& v, int64_t a, int64_t b, int64_t c, int64_t d) {
