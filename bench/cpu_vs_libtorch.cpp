@@ -213,6 +213,55 @@ void BM_torch_transpose_copy(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * kSquare * kSquare * 8);
 }
 
+// --- op set v2 over [1024, 4096] f32: random fills (Philox against PyTorch's mt19937),
+// a sort of every row, and a scatter_add of every row into 1024 columns ---
+void BM_bp_uniform(benchmark::State& state) {
+  bp::Tensor a = bp::empty({kRows, kRow}, bp::ScalarType::Float32, g_cpu);
+  for (auto _ : state) bp::uniform_(a, 0.0, 1.0);
+}
+void BM_torch_uniform(benchmark::State& state) {
+  at::Tensor a = at::empty({kRows, kRow});
+  for (auto _ : state) a.uniform_(0.0, 1.0);
+}
+void BM_bp_normal(benchmark::State& state) {
+  bp::Tensor a = bp::empty({kRows, kRow}, bp::ScalarType::Float32, g_cpu);
+  for (auto _ : state) bp::normal_(a, 0.0, 1.0);
+}
+void BM_torch_normal(benchmark::State& state) {
+  at::Tensor a = at::empty({kRows, kRow});
+  for (auto _ : state) a.normal_(0.0, 1.0);
+}
+void BM_bp_bernoulli(benchmark::State& state) {
+  bp::Tensor a = bp::empty({kRows, kRow}, bp::ScalarType::Float32, g_cpu);
+  for (auto _ : state) bp::bernoulli_(a, 0.9);
+}
+void BM_torch_bernoulli(benchmark::State& state) {
+  at::Tensor a = at::empty({kRows, kRow});
+  for (auto _ : state) a.bernoulli_(0.9);
+}
+void BM_bp_sort(benchmark::State& state) {
+  bp::Tensor a = bp::empty({kRows, kRow}, bp::ScalarType::Float32, g_cpu);
+  bp::uniform_(a, -1.0, 1.0);
+  for (auto _ : state) benchmark::DoNotOptimize(bp::sort(a, -1));
+}
+void BM_torch_sort(benchmark::State& state) {
+  const at::Tensor a = at::rand({kRows, kRow});
+  for (auto _ : state) benchmark::DoNotOptimize(at::sort(a, -1));
+}
+void BM_bp_scatter_add(benchmark::State& state) {
+  const bp::Tensor self = bp::zeros({kRows, 1024}, bp::ScalarType::Float32, g_cpu);
+  const bp::Tensor src = bp::full({kRows, kRow}, 0.5, bp::ScalarType::Float32, g_cpu);
+  bp::Tensor index = bp::empty({kRows, kRow}, bp::ScalarType::Int64, g_cpu);
+  bp::random_(index, 0, 1024);
+  for (auto _ : state) benchmark::DoNotOptimize(bp::scatter_add(self, 1, index, src));
+}
+void BM_torch_scatter_add(benchmark::State& state) {
+  const at::Tensor self = at::zeros({kRows, 1024});
+  const at::Tensor src = at::full({kRows, kRow}, 0.5);
+  const at::Tensor index = at::randint(0, 1024, {kRows, kRow});
+  for (auto _ : state) benchmark::DoNotOptimize(at::scatter_add(self, 1, index, src));
+}
+
 // Keeps each run's time per iteration (ns) by benchmark name for the ratio table.
 class RecordingReporter : public benchmark::ConsoleReporter {
  public:
@@ -248,6 +297,16 @@ BENCHMARK(BM_bp_transpose_copy)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_bp_conv2d)->DenseRange(0, 6)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_torch_conv2d)->DenseRange(0, 6)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_torch_transpose_copy)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_bp_uniform)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_torch_uniform)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_bp_normal)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_torch_normal)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_bp_bernoulli)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_torch_bernoulli)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_bp_sort)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_torch_sort)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_bp_scatter_add)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_torch_scatter_add)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 int main(int argc, char** argv) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -287,7 +346,8 @@ int main(int argc, char** argv) {
   for (int i = 0; i <= 6; ++i)
     ratio(("BM_bp_conv2d/" + std::to_string(i) + "/real_time").c_str(),
           ("BM_torch_conv2d/" + std::to_string(i) + "/real_time").c_str());
-  for (const char* op : {"softmax", "layer_norm", "sum", "transpose_copy"})
+  for (const char* op : {"softmax", "layer_norm", "sum", "transpose_copy", "uniform", "normal",
+                         "bernoulli", "sort", "scatter_add"})
     ratio(("BM_bp_" + std::string(op) + "/real_time").c_str(),
           ("BM_torch_" + std::string(op) + "/real_time").c_str());
   return 0;

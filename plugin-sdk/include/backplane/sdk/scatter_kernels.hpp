@@ -12,9 +12,11 @@
 #include <backplane/sdk/argument_checks.hpp>
 #include <backplane/sdk/kernel.hpp>
 
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -131,11 +133,48 @@ T scatter_mean(T sum, int64_t count) {
 
 template <typename Split>
 struct ScatterKernels {
-  // The loop over the lines [begin, end) of index (its positions with dim at 0).
+  // One line's writes in index order, the reduction a constant of the loop (mean sums).
+  template <typename T, ScatterReduce R>
+  static void apply_line_as(const int64_t* index, int64_t index_stride, const T* src,
+                            int64_t src_stride, T* out, int64_t out_stride, int64_t len) {
+    for (int64_t i = 0; i < len; ++i) {
+      T& acc = out[index[i * index_stride] * out_stride];
+      const T x = src[i * src_stride];
+      if constexpr (R == ScatterReduce::Assign)
+        acc = x;
+      else
+        acc = scatter_step<T>(R, acc, x);
+    }
+  }
+
   template <typename T>
-  static void run_lines(const char* op, StridedView index, StridedView src, StridedView out,
-                        int64_t dim, ScatterReduce r, bool include_self, int64_t begin,
-                        int64_t end) {
+  static void apply_line(ScatterReduce r, const int64_t* index, int64_t index_stride, const T* src,
+                         int64_t src_stride, T* out, int64_t out_stride, int64_t len) {
+    using R = ScatterReduce;
+    switch (r) {
+      case R::Assign:
+        return apply_line_as<T, R::Assign>(index, index_stride, src, src_stride, out, out_stride,
+                                           len);
+      case R::Sum:
+      case R::Mean:
+        return apply_line_as<T, R::Sum>(index, index_stride, src, src_stride, out, out_stride, len);
+      case R::Prod:
+        return apply_line_as<T, R::Prod>(index, index_stride, src, src_stride, out, out_stride,
+                                         len);
+      case R::Amax:
+        return apply_line_as<T, R::Amax>(index, index_stride, src, src_stride, out, out_stride,
+                                         len);
+      case R::Amin:
+        return apply_line_as<T, R::Amin>(index, index_stride, src, src_stride, out, out_stride,
+                                         len);
+    }
+  }
+
+  // The loop over the lines [begin, end) of index (its positions with dim at 0).
+  // The indices were checked before (nothing may throw inside a split).
+  template <typename T>
+  static void run_lines(StridedView index, StridedView src, StridedView out, int64_t dim,
+                        ScatterReduce r, bool include_self, int64_t begin, int64_t end) {
     const int64_t len = index.shape[dim];
     std::vector<int64_t> count(r == ScatterReduce::Mean ? static_cast<size_t>(out.shape[dim]) : 0);
     for (int64_t l = begin; l < end; ++l) {
@@ -152,7 +191,6 @@ struct ScatterKernels {
       }
       auto target = [&](int64_t i) -> T& {
         const int64_t k = index.at_offset<int64_t>(i0 + i * index.strides[dim]);
-        check_index_value(op, k, dim, out.shape[dim]);
         return out.at_offset<T>(o0 + k * out.strides[dim]);
       };
       auto slot = [&](int64_t i) -> int64_t& {
@@ -163,12 +201,10 @@ struct ScatterKernels {
           if (!include_self) target(i) = scatter_identity<T>(r);
           if (r == ScatterReduce::Mean) slot(i) = include_self ? 1 : 0;
         }
-      for (int64_t i = 0; i < len; ++i) {
-        const T x = src.at_offset<T>(s0 + i * src.strides[dim]);
-        T& acc = target(i);
-        acc = r == ScatterReduce::Assign ? x : scatter_step<T>(r, acc, x);
-        if (r == ScatterReduce::Mean) ++slot(i);
-      }
+      apply_line<T>(r, &index.at_offset<int64_t>(i0), index.strides[dim], &src.at_offset<T>(s0),
+                    src.strides[dim], &out.at_offset<T>(o0), out.strides[dim], len);
+      if (r == ScatterReduce::Mean)
+        for (int64_t i = 0; i < len; ++i) ++slot(i);
       if (r == ScatterReduce::Mean)
         for (int64_t i = 0; i < len; ++i)
           if (slot(i) > 0) {
@@ -178,28 +214,58 @@ struct ScatterKernels {
     }
   }
 
+  // The first index value of lines [begin, end) outside [0, size), or nullopt.
+  static std::optional<int64_t> bad_index(const StridedView& index, int64_t dim, int64_t size,
+                                          int64_t begin, int64_t end) {
+    const int64_t len = index.shape[dim];
+    for (int64_t l = begin; l < end; ++l) {
+      const int64_t i0 = line_offset(index, dim, l);
+      for (int64_t i = 0; i < len; ++i) {
+        const int64_t k = index.at_offset<int64_t>(i0 + i * index.strides[dim]);
+        if (k < 0 || k >= size) return k;
+      }
+    }
+    return std::nullopt;
+  }
+
   static void run(const char* op, StridedView self, int64_t dim, StridedView index, StridedView src,
                   StridedView out, ScatterReduce r, bool include_self) {
     check_scatter(op, self, dim, index, src, out);
     const int64_t len = index.shape[dim];
+    if (index.numel() == 0) {
+      copy_self(self, out);
+      return;
+    }
+    const int64_t lines = index.numel() / len, size = out.shape[dim];
+    // Every index value first (split like the writes; nothing may throw inside a split),
+    // so that a bad one leaves out untouched.
+    std::atomic<bool> bad{false};
+    std::atomic<int64_t> bad_value{0};
+    Split::run(lines, [&](int64_t begin, int64_t end) {
+      if (const std::optional<int64_t> k = bad_index(index, dim, size, begin, end)) {
+        bool expected = false;
+        if (bad.compare_exchange_strong(expected, true)) bad_value = *k;
+      }
+    });
+    if (bad) check_index_value(op, bad_value, dim, size);
+    copy_self(self, out);
     visit_dtype(out.dtype, [&](auto tag) {
       using T = typename decltype(tag)::type;
-      if (out.base != self.base) for_each_element_copy<T>(self, out);
-      if (index.numel() == 0) return;
-      // Every index value first, so that a bad one leaves out as self.
-      for_each_index(std::span<const int64_t>(index.shape, static_cast<size_t>(index.ndim)),
-                     [&](const int64_t* at) {
-                       check_index_value(op, index.at<int64_t>(at), dim, out.shape[dim]);
-                     });
-      Split::run(index.numel() / len, [&](int64_t begin, int64_t end) {
-        run_lines<T>(op, index, src, out, dim, r, include_self, begin, end);
+      Split::run(lines, [&](int64_t begin, int64_t end) {
+        run_lines<T>(index, src, out, dim, r, include_self, begin, end);
       });
     });
   }
 
+  static void copy_self(const StridedView& self, const StridedView& out) {
+    if (out.base == self.base) return;  // in place
+    visit_dtype(out.dtype, [&](auto tag) { for_each_element_copy<decltype(tag)>(self, out); });
+  }
+
   // out = self, element by element (out is a new tensor of self's shape).
-  template <typename T>
+  template <typename Tag>
   static void for_each_element_copy(const StridedView& self, const StridedView& out) {
+    using T = typename Tag::type;
     for_each_index(std::span<const int64_t>(out.shape, static_cast<size_t>(out.ndim)),
                    [&](const int64_t* at) { out.at<T>(at) = self.at<T>(at); });
   }
