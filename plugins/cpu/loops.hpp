@@ -179,12 +179,32 @@ void parallel_range(int64_t numel, Body&& body) {
   }
 }
 
-// The split the SDK's kernel templates (sdk/pooling_kernels.hpp, sdk/random_kernels.hpp)
-// take: parallel_range's OpenMP threads.
+// Runs body(begin, end) over [0, n) items that cost `cost` elements of work each (the lines
+// of a sort or a scatter), split evenly among threads when n * cost is worth it.
+template <typename Body>
+void parallel_items(int64_t n, int64_t cost, Body&& body) {
+  const int nthreads =
+      static_cast<int>(std::min<int64_t>(threads_for(n * std::max<int64_t>(cost, 1)), n));
+  if (nthreads <= 1) {
+    body(int64_t{0}, n);
+    return;
+  }
+#pragma omp parallel num_threads(nthreads)
+  {
+    const int64_t t = omp_get_thread_num(), nt = omp_get_num_threads();
+    body(n * t / nt, n * (t + 1) / nt);
+  }
+}
+
+// The split the SDK's kernel templates (sdk/*_kernels.hpp) take: OpenMP threads over
+// elements (parallel_range), or over items of `cost` elements each (parallel_items).
 struct OpenMpSplit {
   template <typename Body>
-  static void run(int64_t n, Body&& body) {
-    parallel_range(n, body);
+  static void run(int64_t n, Body&& body, int64_t cost = 1) {
+    if (cost == 1)
+      parallel_range(n, body);
+    else
+      parallel_items(n, cost, body);
   }
 };
 

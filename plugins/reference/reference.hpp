@@ -81,7 +81,7 @@ inline Error unsupported(const KernelContext& ctx, const char* arg, bp_dtype dty
 // take: the whole range on one thread.
 struct Serial {
   template <typename Body>
-  static void run(int64_t n, Body&& body) {
+  static void run(int64_t n, Body&& body, int64_t /*cost*/ = 1) {
     body(int64_t{0}, n);
   }
 };

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace bp::test {
 namespace {
@@ -49,6 +50,21 @@ TEST_CASE("cpu scatter_add of many lines (threaded) equals the reference") {
   const Tensor index = index_of({2048, 80}, 67, 1102);
   check_cpu(scatter_add(on(self, cpu_device()), 1, on(index, cpu_device()), on(src, cpu_device())),
             scatter_add(self, 1, index, src), 0, 0);
+}
+
+TEST_CASE("cpu scatter reports the first bad index in row-major order, as the reference") {
+  // 16384 lines of 8 (past the threading grain, so split among threads): bad values in an
+  // early and a late line; both backends name the early one.
+  const Tensor self = random_tensor({16384, 8}, ST::Float32, 1200, kRefDevice);
+  std::vector<double> rows(16384 * 8, 1.0);
+  rows[8 * 3] = 100;      // line 3
+  rows[8 * 16000] = 200;  // line 16000
+  const Tensor index = to(from_data(rows.data(), ST::Float64, {16384, 8}, kRefDevice), ST::Int64);
+  const Tensor src = random_tensor({16384, 8}, ST::Float32, 1201, kRefDevice);
+  check_cpu_error([&] { scatter(self, 1, index, src); }, ErrorCode::Index, "100");
+  check_cpu_error(
+      [&] { scatter(on(self, cpu_device()), 1, on(index, cpu_device()), on(src, cpu_device())); },
+      ErrorCode::Index, "100");
 }
 
 }  // namespace

@@ -55,25 +55,29 @@ MetaResult scatter_result(const Shape& sizes, ScalarType dtype, bool zero_dim) {
 }
 
 // The primitives: (self, dim, index, src, ...); 0-d tensors reach the kernel as [1].
-MetaResult scatter_primitive_meta(const OpDef& op, std::span<IValue> args) {
+MetaResult scatter_src_meta(const OpDef& op, std::span<IValue> args) {
   check_scatter_args(op, args, &tensor_arg(op, args, 3));
   const Tensor& self = tensor_arg(op, args, 0);
   const Shape sizes = self.sizes();  // before args[0] (which `self` refers to) is replaced
   const ScalarType dtype = self.dtype();
   const bool zero_dim = self.dim() == 0;
-  if (op.name == "scatter_reduce.two") {
-    const std::string reduce = args[4].string();
-    BP_CHECK(reduce == "sum" || reduce == "prod" || reduce == "mean" || reduce == "amax" ||
-                 reduce == "amin",
-             ErrorCode::InvalidArgument,
-             "{}: argument 'reduce' must be sum, prod, mean, amax or amin, got '{}'", op.name,
-             reduce);
-    BP_CHECK(!(reduce == "mean" && dtype == ScalarType::Bool), ErrorCode::Type,
-             "{}: reduce='mean' does not support bool (PyTorch has no kernel for it)", op.name);
-  }
   if (zero_dim)
     for (size_t i : {size_t{0}, size_t{2}, size_t{3}}) args[i] = IValue(args[i].tensor().view({1}));
   return scatter_result(sizes, dtype, zero_dim);
+}
+
+// scatter_reduce.two(..., str reduce, *, bool include_self): also the reduction's name.
+MetaResult scatter_reduce_meta(const OpDef& op, std::span<IValue> args) {
+  const std::string& reduce = args[4].string();
+  BP_CHECK(reduce == "sum" || reduce == "prod" || reduce == "mean" || reduce == "amax" ||
+               reduce == "amin",
+           ErrorCode::InvalidArgument,
+           "{}: argument 'reduce' must be sum, prod, mean, amax or amin, got '{}'", op.name,
+           reduce);
+  BP_CHECK(!(reduce == "mean" && tensor_arg(op, args, 0).dtype() == ScalarType::Bool),
+           ErrorCode::Type,
+           "{}: reduce='mean' does not support bool (PyTorch has no kernel for it)", op.name);
+  return scatter_src_meta(op, args);
 }
 
 // scatter.value(self, dim, index, Scalar value) and scatter.value_reduce: the value fits
@@ -87,7 +91,7 @@ MetaResult scatter_value_meta(const OpDef& op, std::span<IValue> args) {
 
 // scatter.reduce / scatter.value_reduce take "add" or "multiply".
 std::string reduce_of(const OpDef& op, const IValue& reduce) {
-  const std::string r = reduce.string();
+  const std::string& r = reduce.string();
   BP_CHECK(r == "add" || r == "multiply", ErrorCode::InvalidArgument,
            "{}: argument 'reduce' must be add or multiply, got '{}'", op.name, r);
   return r == "add" ? "sum" : "prod";
@@ -141,11 +145,11 @@ std::vector<Tensor> scatter_add_decompose(OpContext& ctx, std::span<const IValue
 void register_scatter_ops(Catalog& c) {
   using K = OpKind;
   c.add({"scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", K::Primitive,
-         scatter_primitive_meta});
+         scatter_src_meta});
   c.add(
       {"scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool "
        "include_self=True) -> Tensor",
-       K::Primitive, scatter_primitive_meta});
+       K::Primitive, scatter_reduce_meta});
   c.add({"scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor", K::Composite,
          scatter_value_meta, scatter_value_decompose});
   c.add({"scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor",

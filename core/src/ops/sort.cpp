@@ -57,19 +57,20 @@ std::vector<Tensor> sort_default_decompose(OpContext& ctx, std::span<const IValu
 
 // argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor, and
 // argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> Tensor
+// `DimArg` is the index of `dim` (argsort.stable has `stable` before it).
+template <size_t DimArg>
 MetaResult argsort_meta(const OpDef& op, std::span<IValue> args) {
   const Tensor& self = tensor_arg(op, args, 0);
-  const size_t dim_arg = op.schema.arguments[1].name == "stable" ? 2 : 1;
-  wrap_dim_arg(op, args, dim_arg, self.dim());
+  wrap_dim_arg(op, args, DimArg, self.dim());
   MetaResult r;
   r.compute_dtype = self.dtype();
   r.outputs.push_back(TensorMeta{self.sizes(), ScalarType::Int64, std::nullopt});
   return r;
 }
 
+template <size_t DimArg>
 std::vector<Tensor> argsort_decompose(OpContext& ctx, std::span<const IValue> args) {
-  const size_t dim_arg = args.size() == 4 ? 2 : 1;  // argsort.stable has `stable` first
-  return {sort_stable_call(ctx, args[0], args[dim_arg], args[dim_arg + 1].to_bool())[1]};
+  return {sort_stable_call(ctx, args[0], args[DimArg], args[DimArg + 1].to_bool())[1]};
 }
 
 // topk(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True)
@@ -120,11 +121,11 @@ void register_sort_ops(Catalog& c) {
        "indices)",
        OpKind::Composite, sort_default_meta, sort_default_decompose});
   c.add({"argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor", OpKind::Composite,
-         argsort_meta, argsort_decompose});
+         argsort_meta<1>, argsort_decompose<1>});
   c.add(
       {"argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> "
        "Tensor",
-       OpKind::Composite, argsort_meta, argsort_decompose});
+       OpKind::Composite, argsort_meta<2>, argsort_decompose<2>});
   c.add(
       {"topk(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor "
        "values, Tensor indices)",

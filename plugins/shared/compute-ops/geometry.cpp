@@ -71,6 +71,12 @@ Geom make_geometry(std::span<const bp_tensor* const> tensors) {
                        std::span<const Operand>(ops, tensors.size()));
 }
 
+Geom line_geometry(const bp_tensor& shape, int64_t dim, std::span<const Operand> operands) {
+  int64_t lines_shape[64];
+  for (int32_t d = 0; d < shape.ndim; ++d) lines_shape[d] = d == dim ? 1 : shape.shape[d];
+  return make_geometry(lines_shape, shape.ndim, operands);
+}
+
 bool is_dense(const Geom& g, int noperands) {
   if (g.ndim == 0) return true;
   if (g.ndim > 1) return false;

@@ -52,6 +52,10 @@ struct Operand {
 Geom make_geometry(const int64_t* shape, int32_t ndim, std::span<const Operand> operands);
 // The same for tensors of one shape (the first one's).
 Geom make_geometry(std::span<const bp_tensor* const> tensors);
+// The geometry of the lines of `shape` along `dim` (its shape with dim's size set to 1):
+// one position per line, for kernels that walk each line themselves (scans, index_add,
+// sort, scatter).
+Geom line_geometry(const bp_tensor& shape, int64_t dim, std::span<const Operand> operands);
 
 // True when every operand of `g` is one dense run (ndim <= 1, stride 1), so the "_contig"
 // kernels apply.

@@ -30,11 +30,9 @@ bp_status index_add_kernel(const bp_call* c) {
     if (!same_view(out, self)) copy_raw(device, out, self);
     const int64_t n = index.ndim > 0 ? index.shape[0] : 1;
     if (n == 0) return;
-    int64_t positions_shape[64];
-    for (int32_t d = 0; d < out.ndim; ++d) positions_shape[d] = d == dim ? 1 : out.shape[d];
     const Operand operands[] = {{out.strides, element_offset(out)},
                                 {source.strides, element_offset(source)}};
-    const Geom g = make_geometry(positions_shape, out.ndim, operands);
+    const Geom g = line_geometry(out, dim, operands);
     const int64_t positions = numel(out) / out.shape[dim];
     const IndexStatus status(device);
     const int64_t index_offset = element_offset(index);

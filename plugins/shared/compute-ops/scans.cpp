@@ -17,11 +17,9 @@ bp_status scan_kernel(const bp_call* c) {
     const bp_tensor& out = output(c);
     ComputeDevice& device = device_for(context_of(c), out.dtype);
     if (numel(out) == 0) return;
-    int64_t lines_shape[64];
-    for (int32_t d = 0; d < out.ndim; ++d) lines_shape[d] = d == dim ? 1 : out.shape[d];
     const Operand operands[] = {{out.strides, element_offset(out)},
                                 {self.strides, element_offset(self)}};
-    const Geom g = make_geometry(lines_shape, out.ndim, operands);
+    const Geom g = line_geometry(out, dim, operands);
     const int64_t len = out.shape[dim], lines = numel(out) / len;
     const int64_t out_stride = out.strides[dim], self_stride = self.strides[dim];
     const KernelArg args[] = {memory_arg(out.data),  memory_arg(self.data), value_arg(g),

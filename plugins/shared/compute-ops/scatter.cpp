@@ -27,12 +27,10 @@ void launch_scatter(const bp_call* c, const char* op, int reduce, bool include_s
   if (!same_view(out, self)) copy_raw(device, out, self);
   const int64_t len = index.shape[dim];
   if (numel(index) == 0) return;
-  int64_t lines_shape[64];
-  for (int32_t d = 0; d < index.ndim; ++d) lines_shape[d] = d == dim ? 1 : index.shape[d];
   const Operand operands[] = {{out.strides, element_offset(out)},
                               {src.strides, element_offset(src)},
                               {index.strides, element_offset(index)}};
-  const Geom g = make_geometry(lines_shape, index.ndim, operands);
+  const Geom g = line_geometry(index, dim, operands);
   const int64_t lines = numel(index) / len, dim_size = out.shape[dim];
   const bool mean = reduce == static_cast<int>(sdk::ScatterReduce::Mean);
   const DeviceBuffer counts(device, mean ? static_cast<size_t>(lines * dim_size) * 8 : 8);

@@ -20,12 +20,10 @@ bp_status sort_kernel(const bp_call* c) {
     ComputeDevice& device = device_for(context_of(c), self.dtype);
     const int64_t n = numel(self);
     if (n == 0) return;
-    int64_t lines_shape[64];
-    for (int32_t d = 0; d < self.ndim; ++d) lines_shape[d] = d == dim ? 1 : self.shape[d];
     const Operand operands[] = {{values.strides, element_offset(values)},
                                 {indices.strides, element_offset(indices)},
                                 {self.strides, element_offset(self)}};
-    const Geom g = make_geometry(lines_shape, self.ndim, operands);
+    const Geom g = line_geometry(self, dim, operands);
     const int64_t len = self.shape[dim];
     const int64_t values_stride = values.strides[dim], indices_stride = indices.strides[dim];
     const int64_t self_stride = self.strides[dim];

@@ -3,7 +3,7 @@
 // row-major order, out[..., index[p], ...] (along dim) takes src[p]: the last one wins
 // (scatter.src), or is reduced with it in that order (sum, prod, mean, amax, amin), each step
 // rounded once in the dtype. One call of the loop owns one line of out along dim (the index
-// positions that share the other coordinates), so `Split::run(n, body)` may split the lines
+// positions that share the other coordinates), so `Split::run(n, body, cost)` may split the lines
 // among threads and any split gives the same result, with no atomics. The reference
 // registers them with a serial Split, the CPU plugin with its OpenMP one; the GPUs' scatter.cl
 // walks the lines the same way. Header-only.
@@ -12,13 +12,13 @@
 #include <backplane/sdk/argument_checks.hpp>
 #include <backplane/sdk/kernel.hpp>
 
-#include <atomic>
 #include <cmath>
-#include <cstring>
 #include <limits>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace bp::sdk {
@@ -203,26 +203,27 @@ struct ScatterKernels {
         }
       apply_line<T>(r, &index.at_offset<int64_t>(i0), index.strides[dim], &src.at_offset<T>(s0),
                     src.strides[dim], &out.at_offset<T>(o0), out.strides[dim], len);
-      if (r == ScatterReduce::Mean)
+      if (r == ScatterReduce::Mean) {
         for (int64_t i = 0; i < len; ++i) ++slot(i);
-      if (r == ScatterReduce::Mean)
         for (int64_t i = 0; i < len; ++i)
-          if (slot(i) > 0) {
+          if (slot(i) > 0) {  // each element divided once: its slot is then cleared
             target(i) = scatter_mean<T>(target(i), slot(i));
             slot(i) = 0;
           }
+      }
     }
   }
 
-  // The first index value of lines [begin, end) outside [0, size), or nullopt.
-  static std::optional<int64_t> bad_index(const StridedView& index, int64_t dim, int64_t size,
-                                          int64_t begin, int64_t end) {
+  // The first (line, value) of lines [begin, end) whose index value is outside [0, size).
+  static std::optional<std::pair<int64_t, int64_t>> bad_index(const StridedView& index, int64_t dim,
+                                                              int64_t size, int64_t begin,
+                                                              int64_t end) {
     const int64_t len = index.shape[dim];
     for (int64_t l = begin; l < end; ++l) {
       const int64_t i0 = line_offset(index, dim, l);
       for (int64_t i = 0; i < len; ++i) {
         const int64_t k = index.at_offset<int64_t>(i0 + i * index.strides[dim]);
-        if (k < 0 || k >= size) return k;
+        if (k < 0 || k >= size) return std::pair{l, k};
       }
     }
     return std::nullopt;
@@ -238,22 +239,30 @@ struct ScatterKernels {
     }
     const int64_t lines = index.numel() / len, size = out.shape[dim];
     // Every index value first (split like the writes; nothing may throw inside a split),
-    // so that a bad one leaves out untouched.
-    std::atomic<bool> bad{false};
-    std::atomic<int64_t> bad_value{0};
-    Split::run(lines, [&](int64_t begin, int64_t end) {
-      if (const std::optional<int64_t> k = bad_index(index, dim, size, begin, end)) {
-        bool expected = false;
-        if (bad.compare_exchange_strong(expected, true)) bad_value = *k;
-      }
-    });
-    if (bad) check_index_value(op, bad_value, dim, size);
+    // so that a bad one leaves out untouched. The one reported is the first in row-major
+    // order, whatever the split: each part keeps its first, the earliest part's wins.
+    std::mutex first_bad_mutex;
+    std::optional<std::pair<int64_t, int64_t>> first_bad;  // (line, value)
+    Split::run(
+        lines,
+        [&](int64_t begin, int64_t end) {
+          if (const std::optional<std::pair<int64_t, int64_t>> bad =
+                  bad_index(index, dim, size, begin, end)) {
+            const std::lock_guard lock(first_bad_mutex);
+            if (!first_bad || bad->first < first_bad->first) first_bad = bad;
+          }
+        },
+        len);
+    if (first_bad) check_index_value(op, first_bad->second, dim, size);
     copy_self(self, out);
     visit_dtype(out.dtype, [&](auto tag) {
       using T = typename decltype(tag)::type;
-      Split::run(lines, [&](int64_t begin, int64_t end) {
-        run_lines<T>(index, src, out, dim, r, include_self, begin, end);
-      });
+      Split::run(
+          lines,
+          [&](int64_t begin, int64_t end) {
+            run_lines<T>(index, src, out, dim, r, include_self, begin, end);
+          },
+          len);
     });
   }
 

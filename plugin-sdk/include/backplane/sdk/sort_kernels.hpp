@@ -1,10 +1,10 @@
 // sort.stable's kernel for a plugin to register, over its checks and line loop: each line of
 // self along `dim` is sorted stably (equal elements keep their order, -0.0 equals 0.0) with
 // NaN above every number, as PyTorch's CPU orders it: last in ascending order, first in
-// descending. `Split::run(n, body)` calls body(begin, end) over the lines, on one thread or
-// split among several; each line is one call, so any split gives the same result. The
-// reference registers it with a serial Split, the CPU plugin with its OpenMP one; the GPUs'
-// sort.cl gives the same permutation by ranking each element. Header-only.
+// descending. `Split::run(n, body, cost)` calls body(begin, end) over the lines (of `cost`
+// elements each), on one thread or split among several; each line is one call, so any split gives
+// the same result. The reference registers it with a serial Split, the CPU plugin with its OpenMP
+// one; the GPUs' sort.cl gives the same permutation by ranking each element. Header-only.
 #pragma once
 
 #include <backplane/sdk/argument_checks.hpp>
@@ -62,28 +62,31 @@ struct SortKernels {
       using T = typename decltype(tag)::type;
       // Compared as float for f16/bf16 (exact), as the value itself otherwise.
       using C = std::conditional_t<kIsHalf<T>, float, T>;
-      Split::run(lines, [&](int64_t begin, int64_t end) {
-        std::vector<int64_t> order(static_cast<size_t>(len));
-        std::vector<C> line(static_cast<size_t>(len));
-        for (int64_t l = begin; l < end; ++l) {
-          const int64_t in = line_offset(self, dim, l);
-          for (int64_t i = 0; i < len; ++i)
-            line[static_cast<size_t>(i)] =
-                static_cast<C>(self.at_offset<T>(in + i * self.strides[dim]));
-          std::iota(order.begin(), order.end(), int64_t{0});
-          std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
-            return sorts_before(line[static_cast<size_t>(a)], line[static_cast<size_t>(b)],
-                                descending);
-          });
-          const int64_t v0 = line_offset(values, dim, l), i0 = line_offset(indices, dim, l);
-          for (int64_t r = 0; r < len; ++r) {
-            const int64_t from = order[static_cast<size_t>(r)];
-            values.at_offset<T>(v0 + r * values.strides[dim]) =
-                self.at_offset<T>(in + from * self.strides[dim]);
-            indices.at_offset<int64_t>(i0 + r * indices.strides[dim]) = from;
-          }
-        }
-      });
+      Split::run(
+          lines,
+          [&](int64_t begin, int64_t end) {
+            std::vector<int64_t> order(static_cast<size_t>(len));
+            std::vector<C> line(static_cast<size_t>(len));
+            for (int64_t l = begin; l < end; ++l) {
+              const int64_t in = line_offset(self, dim, l);
+              for (int64_t i = 0; i < len; ++i)
+                line[static_cast<size_t>(i)] =
+                    static_cast<C>(self.at_offset<T>(in + i * self.strides[dim]));
+              std::iota(order.begin(), order.end(), int64_t{0});
+              std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+                return sorts_before(line[static_cast<size_t>(a)], line[static_cast<size_t>(b)],
+                                    descending);
+              });
+              const int64_t v0 = line_offset(values, dim, l), i0 = line_offset(indices, dim, l);
+              for (int64_t r = 0; r < len; ++r) {
+                const int64_t from = order[static_cast<size_t>(r)];
+                values.at_offset<T>(v0 + r * values.strides[dim]) =
+                    self.at_offset<T>(in + from * self.strides[dim]);
+                indices.at_offset<int64_t>(i0 + r * indices.strides[dim]) = from;
+              }
+            }
+          },
+          len);
     });
   }
 
