@@ -64,7 +64,9 @@ std::string ivalue_expression(const IValue& v) {
   if (v.is_tensor_list()) {
     std::string out = "bp::TensorList{";
     for (size_t k = 0; k < v.tensor_list().size(); ++k)
-      out += (k ? ",\n      " : "") + tensor_expression(v.tensor_list()[k]);
+      out += (k ? ",\n      " : "") + (v.tensor_list()[k].defined()
+                                           ? tensor_expression(v.tensor_list()[k])
+                                           : std::string("bp::Tensor()"));  // Tensor?[] None
     return out + "}";
   }
   if (v.is_none()) return "bp::IValue()";

@@ -86,6 +86,10 @@ DeviceArgs to_device(const OpDef& op, const std::vector<IValue>& ref_args, Devic
     } else if (a.is_tensor_list()) {
       TensorList list;
       for (size_t k = 0; k < a.tensor_list().size(); ++k) {
+        if (!a.tensor_list()[k].defined()) {  // a Tensor?[] None
+          list.emplace_back();
+          continue;
+        }
         out.inputs.push_back({fmt::format("argument '{}'[{}]", name, k), false,
                               GuardedBuffer::copy_of(a.tensor_list()[k], device)});
         list.push_back(out.inputs.back().buffer.tensor());
@@ -274,7 +278,8 @@ std::string ivalue_text(const IValue& v) {
   if (v.is_tensor_list()) {
     std::string out = fmt::format("{} tensors", v.tensor_list().size());
     for (size_t k = 0; k < v.tensor_list().size(); ++k)
-      out += fmt::format("\n      [{}] {}", k, tensor_text(v.tensor_list()[k]));
+      out += fmt::format("\n      [{}] {}", k,
+                         v.tensor_list()[k].defined() ? tensor_text(v.tensor_list()[k]) : "None");
     return out;
   }
   if (v.is_none()) return "None";

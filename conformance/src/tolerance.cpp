@@ -117,6 +117,11 @@ constexpr Rule kRules[] = {
     // Up to K values folded into one element (sum, prod, mean), as index_add; assignments and
     // amax/amin are exact under it.
     {"scatter scatter_add scatter_reduce", Kind::Reduction, 0, 0, 0},
+    // Coordinates, and self's elements picked or written by them; index_put's accumulate
+    // adds in index order, as index_add.
+    {"nonzero_static nonzero masked_select masked_scatter one_hot index", Kind::ExactSigned, 0, 0,
+     0},
+    {"index_put", Kind::Reduction, 0, 0, 0},
     {"max_pool2d_with_indices", Kind::ExactSigned, 0, 0, 0},
     {"max_pool2d_with_indices_backward avg_pool2d avg_pool2d_backward _adaptive_avg_pool2d "
      "_adaptive_avg_pool2d_backward",

@@ -76,6 +76,8 @@ Catalog build_catalog() {
   ops::register_random_ops(c);
   ops::register_sort_ops(c);
   ops::register_scatter_ops(c);
+  ops::register_nonzero_ops(c);
+  ops::register_advanced_indexing_ops(c);
   return c;
 }
 
@@ -99,6 +101,10 @@ void Catalog::add(const OpRegistration& reg) {
            "catalog: operator '{}': a composite needs a decomposition and a primitive has none",
            def.name);
   for (size_t i = 0; i < def.schema.arguments.size(); ++i) {
+    // The plugin ABI's tensor lists have no None entries (bp_call, plugin.h).
+    BP_CHECK(!def.schema.arguments[i].type.optional_elements || reg.kind == OpKind::Composite,
+             ErrorCode::Internal, "catalog: operator '{}': a Tensor?[] argument needs a composite",
+             def.name);
     const auto& alias = def.schema.arguments[i].alias;
     if (!alias || !alias->is_write) continue;
     BP_CHECK(def.mutated_arg < 0, ErrorCode::Internal,

@@ -143,7 +143,15 @@ class Parser {
       }
       lex_.next();
     }
-    if (lex_.peek().is('[')) {
+    // "Tensor?[]" (a list whose entries may be None, as index's indices) against "Tensor?".
+    bool optional_tensor = false;
+    if (*kind == TypeKind::Tensor && lex_.accept('?')) {
+      if (lex_.peek().is('['))
+        arg.type.optional_elements = true;
+      else
+        optional_tensor = true;
+    }
+    if (!optional_tensor && lex_.peek().is('[')) {
       if (*kind != TypeKind::Tensor && *kind != TypeKind::Int && *kind != TypeKind::Bool) {
         lex_.fail(type_token, "expected a type with a list form (Tensor, int or bool) before '['");
       }
@@ -167,7 +175,7 @@ class Parser {
       }
       lex_.next();
     }
-    arg.type.is_optional = lex_.accept('?');
+    arg.type.is_optional = optional_tensor || lex_.accept('?');
     if (name_token) {
       *name_token = lex_.peek();
       arg.name = expect_ident("expected an argument name");

@@ -34,6 +34,7 @@ std::string_view type_name(TypeKind kind) {
 std::string type_text(const ArgType& type, const std::optional<AliasInfo>& alias) {
   std::string out(type_name(type.kind));
   if (alias) out += fmt::format("({}{})", alias->set, alias->is_write ? "!" : "");
+  if (type.optional_elements) out += '?';
   if (type.is_list) {
     out += type.fixed_length ? fmt::format("[{}]", *type.fixed_length) : std::string("[]");
   }

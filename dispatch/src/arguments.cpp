@@ -41,7 +41,8 @@ std::string_view kind_word(TypeKind k) {
 bool coerce_list(const OpDef& op, const Argument& a, IValue& v) {
   if (a.type.kind == TypeKind::Tensor) {
     if (!v.is_tensor_list()) wrong_kind(op, a, v);
-    for (size_t i = 0; i < v.tensor_list().size(); ++i)
+    // Tensor?[] holds None entries as undefined tensors.
+    for (size_t i = 0; i < v.tensor_list().size() && !a.type.optional_elements; ++i)
       BP_CHECK(v.tensor_list()[i].defined(), ErrorCode::InvalidArgument,
                "{}: argument '{}' has an undefined tensor at index {}", op.name, a.name, i);
     return true;

@@ -82,7 +82,7 @@ void move_to(IValue& v, Device device) {
     TensorList list = v.tensor_list();
     bool changed = false;
     for (Tensor& t : list)
-      if (t.device() != device) {
+      if (t.defined() && t.device() != device) {  // undefined: a Tensor?[] None
         t = bp::to(t, device);
         changed = true;
       }
@@ -100,7 +100,7 @@ void convert_inputs(std::vector<IValue>& args, const MetaResult& meta) {
     } else if (args[i].is_tensor_list()) {
       TensorList list = args[i].tensor_list();
       for (Tensor& t : list)
-        if (t.dtype() != meta.compute_dtype) t = bp::to(t, meta.compute_dtype);
+        if (t.defined() && t.dtype() != meta.compute_dtype) t = bp::to(t, meta.compute_dtype);
       args[i] = IValue(std::move(list));
     }
   }
@@ -110,7 +110,9 @@ ScalarType kernel_dtype(const MetaResult& meta, const std::vector<IValue>& args)
   if (meta.compute_dtype != ScalarType::Undefined) return meta.compute_dtype;
   for (const IValue& v : args) {
     if (v.is_tensor() && v.tensor().defined()) return v.tensor().dtype();
-    if (v.is_tensor_list() && !v.tensor_list().empty()) return v.tensor_list()[0].dtype();
+    if (v.is_tensor_list())
+      for (const Tensor& t : v.tensor_list())
+        if (t.defined()) return t.dtype();
   }
   return meta.outputs.empty() ? ScalarType::Undefined : meta.outputs[0].dtype;
 }
@@ -220,6 +222,7 @@ class CompositeContext final : public OpContext {
   Tensor scalar_tensor(Scalar value, ScalarType dtype) override {
     return bp::scalar_tensor(value, dtype, device_, /*wrapped_number=*/true);
   }
+  Scalar item(const Tensor& t) override { return bp::item(t); }
 
  private:
   Device device_;
@@ -238,7 +241,13 @@ std::vector<Tensor> run_composite(const OpDef& op, const std::vector<IValue>& ar
     if (!out->defined() || (out->numel() == 0 && !in_place)) {
       *out = results[j];
     } else {
-      check_user_out(op, meta.outputs[j], device, *out, in_place);
+      // A data-dependent size (kDataDependentSize) is known now: the result's.
+      const TensorMeta& expected = meta.outputs[j];
+      const bool data_dependent = std::find(expected.sizes.begin(), expected.sizes.end(),
+                                            kDataDependentSize) != expected.sizes.end();
+      check_user_out(op,
+                     data_dependent ? TensorMeta{results[j].sizes(), expected.dtype, {}} : expected,
+                     device, *out, in_place);
       bp::copy_(*out, results[j]);
     }
   }

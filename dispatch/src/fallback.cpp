@@ -36,7 +36,8 @@ uint64_t tensor_bytes(const IValue& v) {
   uint64_t n = 0;
   if (v.is_tensor() && v.tensor().defined()) n += v.tensor().nbytes();
   if (v.is_tensor_list())
-    for (const Tensor& t : v.tensor_list()) n += t.nbytes();
+    for (const Tensor& t : v.tensor_list())
+      if (t.defined()) n += t.nbytes();
   return n;
 }
 
@@ -70,7 +71,8 @@ IValue on_device(const IValue& v, Device device) {
   }
   if (v.is_tensor_list()) {
     TensorList list = v.tensor_list();
-    for (Tensor& t : list) t = to_cpu(t, device);
+    for (Tensor& t : list)
+      if (t.defined()) t = to_cpu(t, device);  // undefined: a Tensor?[] None
     return list;
   }
   if (v.is_device()) return device;

@@ -70,7 +70,8 @@ void init(sdk::Host& host, std::string_view options) {
         register_reduction_kernels, register_data_movement_index_kernels, register_linalg_kernels,
         register_nn_kernels, register_activation_backward_kernels, register_indexed_write_kernels,
         register_scan_kernels, register_convolution_kernels, register_pooling_kernels,
-        register_random_kernels, register_sort_kernels, register_scatter_kernels})
+        register_random_kernels, register_sort_kernels, register_scatter_kernels,
+        register_nonzero_kernels})
     register_file(kernels);
 }
 

@@ -103,5 +103,6 @@ void register_pooling_kernels(sdk::Registrar& r);      // max_pool2d_with_indice
 void register_random_kernels(sdk::Registrar& r);       // uniform_ normal_ random_.from
 void register_sort_kernels(sdk::Registrar& r);         // sort.stable
 void register_scatter_kernels(sdk::Registrar& r);      // scatter.src scatter_reduce.two
+void register_nonzero_kernels(sdk::Registrar& r);      // nonzero_static
 
 }  // namespace bp::reference

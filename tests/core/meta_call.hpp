@@ -107,6 +107,11 @@ class RecordingContext final : public OpContext {
     t.set_wrapped_number(true);
     return t;
   }
+  // Metadata only: no values to read (a composite reading one is not meta-testable).
+  Scalar item(const Tensor&) override {
+    FAIL("a composite read a value in a metadata-only test");
+    return Scalar(int64_t{0});
+  }
 };
 
 // Decomposes composite `name` on `args` (defaults filled in, NOT canonicalised: a

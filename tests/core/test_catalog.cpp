@@ -182,7 +182,14 @@ const std::vector<Expected> kOpSetV1 = {
     {"scatter.value", C},
     {"scatter.reduce", C},
     {"scatter.value_reduce", C},
-    {"scatter_add", C}};
+    {"scatter_add", C},
+    {"nonzero_static", P},
+    {"nonzero", C},
+    {"masked_select", C},
+    {"masked_scatter", C},
+    {"one_hot", C},
+    {"index.Tensor", C},
+    {"index_put", C}};
 
 const char* kind_str(OpKind k) {
   return k == OpKind::Primitive ? "primitive" : "composite";
@@ -329,8 +336,14 @@ TEST_CASE("Catalog::add refuses duplicates and inconsistent registrations") {
     c.add({"m(Tensor(a!) x, Tensor(b!) y) -> ()", OpKind::Primitive, no_meta});
   });
   CHECK(contains(e.what(), "'m' writes more than one argument"));
+  // The plugin ABI has no None entries in tensor lists: Tensor?[] is for composites only.
+  e = catch_error([&] {
+    c.add({"n(Tensor self, Tensor?[] indices) -> Tensor", OpKind::Primitive, no_meta});
+  });
+  CHECK(contains(e.what(), "'n': a Tensor?[] argument needs a composite"));
+  c.add({"n(Tensor self, Tensor?[] indices) -> Tensor", OpKind::Composite, no_meta, no_decompose});
   // Nothing half-registered remains after a refusal.
-  CHECK(c.ops().size() == 2);
+  CHECK(c.ops().size() == 3);
   CHECK(c.find("g") == nullptr);
 }
 

@@ -379,6 +379,11 @@ class MetaOnlyContext final : public OpContext {
     t.set_wrapped_number(true);
     return t;
   }
+  // Metadata only: no values to read (a composite reading one is not meta-testable).
+  Scalar item(const Tensor&) override {
+    FAIL("a composite read a value in a metadata-only test");
+    return Scalar(int64_t{0});
+  }
 };
 
 TEST_CASE("embedding: indices.shape + [embedding_dim] in weight's dtype") {

@@ -73,6 +73,11 @@ class MetaOnlyContext final : public OpContext {
     return make_tensor(Shape(sizes.begin(), sizes.end()), dtype);
   }
   Tensor scalar_tensor(Scalar, ST dtype) override { return wrapped(dtype); }
+  // Metadata only: no values to read (a composite reading one is not meta-testable).
+  Scalar item(const Tensor&) override {
+    FAIL("a composite read a value in a metadata-only test");
+    return Scalar(int64_t{0});
+  }
 };
 
 std::vector<Tensor> decompose(std::string_view name, std::vector<IValue> args,

@@ -100,10 +100,11 @@ const std::vector<std::string> kOpSetV1 = {
 };
 
 ArgType make_type(TypeKind kind, bool list = false, std::optional<int64_t> length = std::nullopt,
-                  bool optional = false) {
+                  bool optional = false, bool optional_elements = false) {
   ArgType type;
   type.kind = kind;
   type.is_list = list;
+  type.optional_elements = optional_elements;
   type.fixed_length = length;
   type.is_optional = optional;
   return type;
@@ -240,6 +241,8 @@ TEST_CASE("each type parses to its kind, list form, fixed length and optionality
       {"Tensor", make_type(TypeKind::Tensor)},
       {"Tensor?", make_type(TypeKind::Tensor, false, std::nullopt, true)},
       {"Tensor[]", make_type(TypeKind::Tensor, true)},
+      {"Tensor?[]", make_type(TypeKind::Tensor, true, std::nullopt, false, true)},
+      {"Tensor?[]?", make_type(TypeKind::Tensor, true, std::nullopt, true, true)},
       {"Scalar", make_type(TypeKind::Scalar)},
       {"Scalar?", make_type(TypeKind::Scalar, false, std::nullopt, true)},
       {"int", make_type(TypeKind::Int)},
@@ -494,6 +497,13 @@ TEST_CASE("each syntax error reports its exact line and column") {
     CAPTURE(c.text);
     CHECK(first_line(parse_error(c.text)) == c.first_line);
   }
+}
+
+TEST_CASE("Tensor?[] takes no length, and Tensor? no second '?'") {
+  CHECK(first_line(parse_error("f(Tensor?[2] x) -> ()")) ==
+        "schema 1:11: expected ']' but found '2'");
+  CHECK(first_line(parse_error("f(Tensor?? x) -> ()")) ==
+        "schema 1:10: expected an argument name but found '?'");
 }
 
 TEST_CASE("a default that does not fit its type is an error at the default") {

@@ -140,7 +140,8 @@ def upcast_args(case):
         if isinstance(v, torch.Tensor) and v.dtype in (torch.float16, torch.bfloat16):
             v = v.float()
         elif arg.kind == "tensors":
-            v = [t.float() if t.dtype in (torch.float16, torch.bfloat16) else t for t in v]
+            v = [t.float() if t is not None and t.dtype in (torch.float16, torch.bfloat16) else t
+                 for t in v]
         elif arg.kind == "dtype" and v in (torch.float16, torch.bfloat16):
             v = torch.float32
         out[name] = v

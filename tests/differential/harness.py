@@ -77,7 +77,8 @@ class TensorArg:
 @dataclass
 class Arg:
     """One argument of a call: kind is tensor, tensors, scalar, int, float, bool, ints, str,
-    dtype, device or none; value is what PyTorch receives (a TensorArg for tensors)."""
+    dtype, device or none; value is what PyTorch receives (a TensorArg for tensors; a list of
+    them for tensors, where None is a Tensor?[] entry)."""
     kind: str
     value: object = None
 
@@ -86,7 +87,7 @@ class Arg:
         if k == "tensor":
             return {"tensor": v.json()}
         if k == "tensors":
-            return {"tensors": [t.json() for t in v]}
+            return {"tensors": [t.json() if t is not None else None for t in v]}
         if k == "scalar":
             return {"scalar": number_json(v)}
         if k == "float":
@@ -102,7 +103,7 @@ class Arg:
         if k == "tensor":
             return v.torch()
         if k == "tensors":
-            return [t.torch() for t in v]
+            return [t.torch() if t is not None else None for t in v]
         if k == "dtype":
             return DTYPES[v]
         if k == "device":
@@ -116,7 +117,7 @@ class Arg:
         if k == "tensor":
             return v.describe()
         if k == "tensors":
-            return "[" + ", ".join(t.describe() for t in v) + "]"
+            return "[" + ", ".join(t.describe() if t is not None else "None" for t in v) + "]"
         if k == "none":
             return "None"
         return repr(v)

@@ -86,7 +86,8 @@ bp::IValue arg_from(const json& j) {
   if (j.contains("tensor")) return bp::IValue(tensor_from(j["tensor"]));
   if (j.contains("tensors")) {
     bp::TensorList list;
-    for (const json& t : j["tensors"]) list.push_back(tensor_from(t));
+    for (const json& t : j["tensors"])  // null: a Tensor?[] entry that is None
+      list.push_back(t.is_null() ? bp::Tensor() : tensor_from(t));
     return bp::IValue(std::move(list));
   }
   if (j.contains("scalar")) return bp::IValue(scalar_from(j["scalar"]));

@@ -25,6 +25,7 @@ from harness import ALL, FLOATS, NONE, Arg, S, T, TensorArg
 from training_cases import exact
 from inputs import NAN, INF
 from random_cases import RandomCases
+from indexing_cases import IndexingCases
 from scatter_cases import ScatterCases
 from sort_cases import SortCases
 
@@ -34,7 +35,7 @@ MASK_SHAPES = [([3, 4], [3, 4]), ([3, 4], [4]), ([4], [2, 4]), ([], []), ([0, 3]
 TRIANGLES = [([3, 4], 0), ([4, 3], -1), ([2, 3, 4], 1), ([3, 3], 5), ([3, 3], -5), ([0, 3], 0)]
 
 
-class OpSetV2Cases(RandomCases, SortCases, ScatterCases):
+class OpSetV2Cases(RandomCases, SortCases, ScatterCases, IndexingCases):
     """The `op_set_v2` group of cases.Generator (which provides add, tensor, values, rng)."""
 
     def op_set_v2(self):
@@ -52,6 +53,7 @@ class OpSetV2Cases(RandomCases, SortCases, ScatterCases):
         self.hardtanhs()
         self.sorts()
         self.scatters()
+        self.indexings()
 
     def masked_fills(self):
         for dtype in ALL:

@@ -68,6 +68,10 @@ NOT_MAPPED = {
                         "(where.self-*-scalar-self cases)",
     "where.ScalarOther": "CompositeImplicit in torch 1.13: reaches where.self "
                          "(where.self-*-scalar-other cases)",
+    "nonzero_static": "torch 1.13 has no nonzero_static (2.1 adds it); Backplane's primitive "
+                      "under nonzero and masked_select, which map (nonzero cases)",
+    "one_hot": "CompositeImplicit in torch 1.13: F.one_hot reaches scatter, amax and amin "
+               "(scatter.value-i64-F.one_hot case)",
     "convolution_forward": "Backplane's primitive under convolution, which maps (convolution "
                            "cases)",
     "convolution_backward_input": "Backplane's primitive under convolution_backward, which maps "

@@ -6,6 +6,7 @@ seeded inputs depend on it.
 
 import torch
 
+from indexing_op_cases import advanced_indexing_cases
 from op_cases import ALL, DTYPES, FLOATS, Arg, out_arg
 from random_op_cases import hardtanh_cases, random_cases
 from scatter_op_cases import scatter_cases
@@ -27,6 +28,7 @@ def op_set_v2_cases(b):
     hardtanh_cases(b)
     sort_cases(b)
     scatter_cases(b)
+    advanced_indexing_cases(b)
 
 
 def mask(b, shape):

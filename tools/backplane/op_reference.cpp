@@ -28,7 +28,9 @@ struct DtypeRoute {
 ScalarType first_tensor_dtype(std::span<const IValue> args) {
   for (const IValue& a : args) {
     if (a.is_tensor()) return a.tensor().dtype();
-    if (a.is_tensor_list() && !a.tensor_list().empty()) return a.tensor_list()[0].dtype();
+    if (a.is_tensor_list())
+      for (const Tensor& t : a.tensor_list())
+        if (t.defined()) return t.dtype();
   }
   return ScalarType::Undefined;
 }

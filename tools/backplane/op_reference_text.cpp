@@ -482,6 +482,32 @@ anywhere and than self outside dim; kernels receive every tensor with >= 1 dim. 
 - amax/amin: NaN wins. mean: floor division for integers; without self and with no index
   naming it, an element keeps self's value. bool: sum and amax are or, prod and amin and.
 - An index outside [0, self.size(dim)) is BP_ERR_INDEX naming it.)"},
+      {"Data-dependent shapes: nonzero, masked_select, masked_scatter, one_hot",
+       {"nonzero_static", "nonzero", "masked_select", "masked_scatter", "one_hot"},
+       R"(nonzero_static (PyTorch 2.1's op) is the primitive: out is i64 [size, self.dim()], row r the
+coordinates of self's r-th nonzero element in row-major order, rows past the last one
+fill_value, nonzeros past size left out. nonzero, masked_select, masked_scatter and one_hot
+are composites that read a count (one_hot: the classes' amin and amax) to the host first;
+the meta rules of nonzero, masked_select and one_hot (num_classes -1) give that size as
+kDataDependentSize (-1). masked_scatter writes source's first elements, in row-major order,
+where the mask (broadcast with self) is true: masked_select's gradient.)",
+       R"(- NaN is nonzero, -0.0 is zero.
+- The masks must be bool (PyTorch also takes u8); self and mask broadcast.
+- masked_scatter's source must hold at least as many elements as the mask selects.
+- one_hot takes i64 classes in [0, num_classes); num_classes -1 means the largest + 1, and
+  below -1 is refused.)"},
+      {"Advanced indexing: index, index_put",
+       {"index.Tensor", "index_put"},
+       R"(PyTorch's schemas, composites. indices (Tensor?[]) has one entry per leading dim of self:
+None for a whole dim, an i64 index tensor (they broadcast together to B), or a bool/u8 mask
+covering as many dims as it has (its nonzero coordinates). index's result has B in place of
+the indexed dims when they are adjacent, else B first and the other dims after; index_put
+writes values (broadcast to that shape, self's dtype) there, or adds them (accumulate).)",
+       R"(- Repeated positions: index_put writes them in index order, the last write winning
+  (PyTorch calls it undefined), or adds them in that order, one rounding each.
+- Negative indices wrap; one outside [-size, size) is BP_ERR_INDEX naming the index, the dim
+  and its size (checked through one amin/amax read per index tensor).
+- A 0-d mask and indices holding only None are refused (PyTorch 1.13 asserts).)"},
   };
   return families;
 }

@@ -94,7 +94,9 @@ class GenericKernel final : public c10::OperatorKernel {
                                    c10::ArrayRef<c10::IValue> arguments,
                                    std::optional<std::string>& reason) const {
     std::optional<c10::DeviceIndex> index;
-    auto check_tensor = [&](const at::Tensor& t, size_t i) {
+    // `index_list`: an entry of a Tensor?[] (index's indices), which may be on the CPU
+    // whatever its size, as PyTorch lets CPU indices index a CUDA tensor; translate moves it.
+    auto check_tensor = [&](const at::Tensor& t, size_t i, bool index_list = false) {
       if (!t.defined()) return;
       if (on_backplane(t)) {
         TORCH_CHECK(!index || *index == t.device().index(),
@@ -104,7 +106,7 @@ class GenericKernel final : public c10::OperatorKernel {
                     argument_text(handle, i), ")");
         index = t.device().index();
       } else {
-        TORCH_CHECK(t.is_cpu() && t.dim() == 0,
+        TORCH_CHECK(t.is_cpu() && (t.dim() == 0 || index_list),
                     "Expected all tensors to be on the same device, but ", argument_text(handle, i),
                     " is on ", t.device().str(),
                     " (only 0-dim CPU tensors may join a privateuseone call)");
@@ -122,6 +124,9 @@ class GenericKernel final : public c10::OperatorKernel {
         check_tensor(arguments[i].toTensor(), i);
       } else if (arguments[i].isTensorList()) {
         for (const at::Tensor& t : arguments[i].toTensorList()) check_tensor(t, i);
+      } else if (arguments[i].isList()) {  // Tensor?[]: tensors and None
+        for (const c10::IValue& entry : arguments[i].toListRef())
+          if (entry.isTensor()) check_tensor(entry.toTensor(), i, true);
       }
     }
     for (const RequiredValue& required : mapping_.required)
@@ -148,6 +153,29 @@ class GenericKernel final : public c10::OperatorKernel {
     const ScalarType dtype = *backplane_dtype(t.scalar_type());
     return scalar_tensor(backplane_scalar(t.item(), what), dtype, device,
                          t.unsafeGetTensorImpl()->is_wrapped_number());
+  }
+
+  // A Tensor?[] (index's indices): None stays an undefined tensor; a CPU tensor of any size
+  // moves to the call's device (PyTorch lets CPU indices index a device tensor).
+  IValue translate_optional_list(const c10::IValue& value, const Device& device,
+                                 const ValueName& what) const {
+    TensorList list;
+    for (const c10::IValue& entry : value.toListRef()) {
+      if (!entry.isTensor() || !entry.toTensor().defined()) {
+        list.emplace_back();
+        continue;
+      }
+      const at::Tensor& t = entry.toTensor();
+      if (on_backplane(t) || t.dim() == 0) {
+        IValue translated = translate_tensor(t, device, what);
+        list.push_back(translated.tensor());
+        continue;
+      }
+      const at::Tensor host = t.contiguous();
+      list.push_back(bp::from_data(host.data_ptr(), *backplane_dtype(host.scalar_type()),
+                                   backplane_shape(host.sizes()), device));
+    }
+    return list;
   }
 
   // A random op's seed: one 64-bit draw from the call's CPU generator, or from the default
@@ -204,6 +232,7 @@ class GenericKernel final : public c10::OperatorKernel {
                          const ValueName& what) const {
     switch (type.kind) {
       case TypeKind::Tensor:
+        if (type.optional_elements) return translate_optional_list(value, device, what);
         if (type.is_list) {
           TensorList list;
           for (const at::Tensor& t : value.toTensorList())
@@ -320,6 +349,11 @@ class GenericKernel final : public c10::OperatorKernel {
     for (size_t k = 0; k < mapping_.written.size() && k < meta.outputs.size(); ++k) {
       const at::Tensor& out = arguments[mapping_.written[k]].toTensor();
       const Shape& wanted = meta.outputs[k].sizes;
+      if (std::find(wanted.begin(), wanted.end(), kDataDependentSize) != wanted.end()) {
+        out.resize_({0});  // nonzero: an empty out takes the result, whatever its shape
+        resized = true;
+        continue;
+      }
       const c10::IntArrayRef sizes(wanted.data(), wanted.size());
       if (out.sizes() == sizes) continue;
       TORCH_WARN("An output with one or more elements was resized since it had shape ", out.sizes(),

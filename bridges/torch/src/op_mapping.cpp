@@ -13,13 +13,15 @@ namespace {
 // aten primitives whose Backplane op has another name, by the aten name of their
 // functional form (an out= form is looked up by its base name). `dim` is the rank aten requires of
 // every tensor argument (matmul accepts more); `argument`/`value` an aten argument without
-// a default that must hold that value for the Backplane op to compute the same thing.
+// a default that must hold that value for the Backplane op to compute the same thing, or that
+// may hold any value (`any_value`: it changes nothing Backplane computes).
 struct Alias {
   std::string_view aten_base;
   std::string_view backplane;
   int dim = -1;
   std::string_view argument = {};
   bool value = false;
+  bool any_value = false;
 };
 constexpr Alias kAliases[] = {
     {"mm", "matmul", 2},
@@ -32,6 +34,9 @@ constexpr Alias kAliases[] = {
     {"mean", "mean.dim"},
     {"max", "amax"},
     {"min", "amin"},
+    // The in-place index_put that index's gradient calls: `unsafe` only skips PyTorch's
+    // bounds checks, and Backplane checks the indices either way.
+    {"_index_put_impl", "index_put", -1, "unsafe", false, true},
 };
 
 const Alias* find_alias(std::string_view aten_base) {
@@ -113,6 +118,7 @@ bool match_arguments(const OpDef& op, const c10::FunctionSchema& schema,
   }
   for (size_t i = 0; i < aten.size(); ++i) {
     if (is_out[i] || used[i]) continue;
+    if (alias != nullptr && aten[i].name() == alias->argument && alias->any_value) continue;
     if (alias != nullptr && aten[i].name() == alias->argument) {
       mapping.required.push_back(
           {static_cast<int>(i), aten[i].name(), {c10::IValue(alias->value)}});

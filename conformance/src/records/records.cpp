@@ -47,7 +47,7 @@ Sample layout_variant(const Sample& base, const LayoutVariant& variant, const Op
         a = IValue(apply(a.tensor()));
       } else if (a.is_tensor_list()) {
         TensorList list;
-        for (const Tensor& t : a.tensor_list()) list.push_back(apply(t));
+        for (const Tensor& t : a.tensor_list()) list.push_back(t.defined() ? apply(t) : t);
         a = IValue(std::move(list));
       }
     }
@@ -93,6 +93,7 @@ const std::vector<OpRecord>& op_records() {
     detail::add_hardtanh_records(all);
     detail::add_sort_records(all);
     detail::add_scatter_records(all);
+    detail::add_indexing_records(all);
     for (OpRecord& record : all) add_layout_variants(record);
     const Catalog& catalog = Catalog::get();
     std::stable_sort(all.begin(), all.end(), [&](const OpRecord& a, const OpRecord& b) {

@@ -99,5 +99,8 @@ void add_sort_records(std::vector<OpRecord>& out);
 // scatter.src, scatter_reduce.two, scatter.value, scatter.reduce, scatter.value_reduce,
 // scatter_add (scatter.cpp)
 void add_scatter_records(std::vector<OpRecord>& out);
+// nonzero_static, nonzero, masked_select, masked_scatter, one_hot, index.Tensor, index_put
+// (indexing.cpp)
+void add_indexing_records(std::vector<OpRecord>& out);
 
 }  // namespace bp::conformance::detail

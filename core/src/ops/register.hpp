@@ -44,5 +44,8 @@ void register_random_ops(Catalog& c);
 void register_sort_ops(Catalog& c);  // sort.stable sort argsort argsort.stable topk
 // scatter.src scatter_reduce.two scatter.value scatter.reduce scatter.value_reduce scatter_add
 void register_scatter_ops(Catalog& c);
+void register_nonzero_ops(Catalog& c);            // nonzero_static nonzero masked_select
+                                                  // masked_scatter one_hot
+void register_advanced_indexing_ops(Catalog& c);  // index.Tensor index_put
 
 }  // namespace bp::ops

@@ -69,6 +69,31 @@ Tensor masked_fill(const Tensor& self, const Tensor& mask, const Tensor& value);
 // elsewhere.
 Tensor tril(const Tensor& self, int64_t diagonal = 0);
 Tensor triu(const Tensor& self, int64_t diagonal = 0);
+// Indexing whose result shape depends on values: these read a count to the host (a
+// synchronisation with the device, as PyTorch's CUDA kernels synchronise).
+// nonzero: the coordinates [count, self.dim()] (i64) of self's nonzero elements in row-major
+// order (NaN is nonzero, -0.0 is zero). nonzero_static: its first `size` rows, padded with
+// fill_value; it reads nothing to the host.
+Tensor nonzero(const Tensor& self);
+Tensor nonzero_static(const Tensor& self, int64_t size, int64_t fill_value = -1);
+// masked_select: self's elements where mask (bool, broadcast with self) is true, 1-D.
+Tensor masked_select(const Tensor& self, const Tensor& mask);
+// masked_scatter: self (broadcast with mask) with its elements where mask is true replaced by
+// source's first elements, in row-major order (masked_select's gradient).
+Tensor masked_scatter(const Tensor& self, const Tensor& mask, const Tensor& source);
+// one_hot: [*self.shape, num_classes] i64, 1 at each class of self (i64); num_classes -1:
+// the largest class + 1.
+Tensor one_hot(const Tensor& self, int64_t num_classes = -1);
+// index: PyTorch's self[indices...] with index tensors. One entry per leading dim of self:
+// an undefined Tensor for a whole dim (`:`), an i64 index (the indices broadcast together)
+// or a bool mask covering as many dims as it has. index_put writes `values` (broadcast to
+// index's result) there instead, or adds them (accumulate); repeated positions apply in
+// index order (the last write wins).
+Tensor index(const Tensor& self, const std::vector<Tensor>& indices);
+Tensor index_put(const Tensor& self, const std::vector<Tensor>& indices, const Tensor& values,
+                 bool accumulate = false);
+Tensor& index_put_(Tensor& self, const std::vector<Tensor>& indices, const Tensor& values,
+                   bool accumulate = false);
 
 // ---- elementwise unary -----------------------------------------------------------------
 Tensor neg(const Tensor& self);

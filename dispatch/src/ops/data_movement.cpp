@@ -1,6 +1,8 @@
 // The typed operator API (backplane/ops.hpp): copies, fills, factories, concatenation and indexing.
-// The schemas and meta rules of these ops are in core/src/ops/data_movement.cpp, and of the
-// masks (masked_fill, tril, triu) in core/src/ops/masks.cpp.
+// The schemas and meta rules of these ops are in core/src/ops/data_movement.cpp; of the masks
+// (masked_fill, tril, triu) in core/src/ops/masks.cpp; of nonzero, masked_select,
+// masked_scatter and one_hot in core/src/ops/nonzero.cpp; of index and index_put in
+// core/src/ops/advanced_indexing.cpp.
 #include "typed_call.hpp"
 
 #include "backplane/ops.hpp"
@@ -147,6 +149,41 @@ Tensor tril(const Tensor& self, int64_t diagonal) {
 Tensor triu(const Tensor& self, int64_t diagonal) {
   static const OpId kOp = op_id("triu");
   return call1(kOp, {self, diagonal});
+}
+
+Tensor nonzero(const Tensor& self) {
+  static const OpId kOp = op_id("nonzero");
+  return call1(kOp, {self});
+}
+Tensor nonzero_static(const Tensor& self, int64_t size, int64_t fill_value) {
+  static const OpId kOp = op_id("nonzero_static");
+  return call1(kOp, {self, size, fill_value});
+}
+Tensor masked_select(const Tensor& self, const Tensor& mask) {
+  static const OpId kOp = op_id("masked_select");
+  return call1(kOp, {self, mask});
+}
+Tensor masked_scatter(const Tensor& self, const Tensor& mask, const Tensor& source) {
+  static const OpId kOp = op_id("masked_scatter");
+  return call1(kOp, {self, mask, source});
+}
+Tensor one_hot(const Tensor& self, int64_t num_classes) {
+  static const OpId kOp = op_id("one_hot");
+  return call1(kOp, {self, num_classes});
+}
+Tensor index(const Tensor& self, const std::vector<Tensor>& indices) {
+  static const OpId kOp = op_id("index.Tensor");
+  return call1(kOp, {self, TensorList(indices)});
+}
+Tensor index_put(const Tensor& self, const std::vector<Tensor>& indices, const Tensor& values,
+                 bool accumulate) {
+  static const OpId kOp = op_id("index_put");
+  return call1(kOp, {self, TensorList(indices), values, accumulate});
+}
+Tensor& index_put_(Tensor& self, const std::vector<Tensor>& indices, const Tensor& values,
+                   bool accumulate) {
+  static const OpId kOp = op_id("index_put");
+  return inplace1(self, kOp, {self, TensorList(indices), values, accumulate});
 }
 
 }  // namespace bp

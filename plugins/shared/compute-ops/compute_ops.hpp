@@ -62,5 +62,6 @@ void register_pooling(OpRegistrar& ops);              // max_pool2d_with_indices
 void register_random(OpRegistrar& ops);               // uniform_ normal_ random_.from
 void register_sort(OpRegistrar& ops);                 // sort.stable
 void register_scatter(OpRegistrar& ops);              // scatter.src scatter_reduce.two
+void register_nonzero(OpRegistrar& ops);              // nonzero_static
 
 }  // namespace bp::clk

@@ -33,6 +33,7 @@ void register_compute_ops(const sdk::Host& host, uint32_t backend_id, DeviceLook
   register_random(ops);
   register_sort(ops);
   register_scatter(ops);
+  register_nonzero(ops);
 }
 
 }  // namespace bp::clk

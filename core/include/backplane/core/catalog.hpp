@@ -31,8 +31,13 @@ enum class OpKind {
   Composite,  // core decomposes it; a backend may override it with a fused kernel
 };
 
+// A size no meta rule can know: it depends on the values of the inputs (the rows of
+// nonzero, the length of masked_select). Only composites have one; they read the count to
+// the host (OpContext::item) and the dispatcher checks a user's out against the result.
+inline constexpr int64_t kDataDependentSize = -1;
+
 struct TensorMeta {
-  Shape sizes;
+  Shape sizes;  // kDataDependentSize where the size depends on the inputs' values
   ScalarType dtype = ScalarType::Undefined;
   // The shape the kernel sees this output as, when it differs from `sizes`: only size-1
   // dims are inserted (always a valid view), e.g. keepdim-shaped outputs of reductions and
@@ -77,6 +82,9 @@ class OpContext {
   virtual Tensor empty(IntArrayRef sizes, ScalarType dtype) = 0;
   // A 0-d tensor holding `value`, flagged as a wrapped number, on that device.
   virtual Tensor scalar_tensor(Scalar value, ScalarType dtype) = 0;
+  // The value of a one-element tensor, read to the host: a synchronisation with the device,
+  // for composites whose result shape depends on values (nonzero's count, one_hot's classes).
+  virtual Scalar item(const Tensor& t) = 0;
 };
 
 // Returns the outputs of the functional form (same order and metadata as the meta rule).

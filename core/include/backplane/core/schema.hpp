@@ -1,7 +1,7 @@
 // Operator schemas in PyTorch's schema language, e.g.
 //   add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
-// and their parser. Supported types: Tensor, Tensor?, Tensor[], Scalar, Scalar?, int, int?,
-// int[], int[N], int[]?, float, float?, bool, ScalarType?, str, str?, Device?; defaults
+// and their parser. Supported types: Tensor, Tensor?, Tensor[], Tensor?[], Scalar, Scalar?, int,
+// int?, int[], int[N], int[]?, float, float?, bool, ScalarType?, str, str?, Device?; defaults
 // (numbers, True/False, None, [..], 'strings'); keyword-only `*`; alias annotations
 // `Tensor(a!)` (mutated) and `Tensor(a)`; returns `Tensor`, `(Tensor, Tensor)`, `()`.
 // Parse errors are bp::Error(Parse) with "line:column" and a caret under the position.
@@ -22,6 +22,7 @@ enum class TypeKind { Tensor, Scalar, Int, Float, Bool, ScalarType, String, Devi
 struct ArgType {
   TypeKind kind = TypeKind::Tensor;
   bool is_list = false;                 // Tensor[], int[], bool[] (an int list of 0 and 1)
+  bool optional_elements = false;       // Tensor?[]: a list whose entries may be None
   std::optional<int64_t> fixed_length;  // int[2], bool[3]
   bool is_optional = false;             // trailing '?'
   std::string str() const;              // "int[]?"
