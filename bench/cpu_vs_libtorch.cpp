@@ -262,6 +262,61 @@ void BM_torch_scatter_add(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(at::scatter_add(self, 1, index, src));
 }
 
+// --- indexing with data-dependent shapes over [1024, 4096] f32 with half of it zero:
+// nonzero, masked_select, and rows gathered (x[i]) and added (index_put_ with accumulate)
+// through 8192 random row indices of [1024, 256] ---
+bp::Tensor half_zero_bp() {
+  bp::Tensor a = bp::empty({kRows, kRow}, bp::ScalarType::Float32, g_cpu);
+  bp::uniform_(a, -1.0, 1.0);
+  return bp::relu(a);
+}
+at::Tensor half_zero_torch() {
+  return at::relu(at::rand({kRows, kRow}) * 2 - 1);
+}
+void BM_bp_nonzero(benchmark::State& state) {
+  const bp::Tensor a = half_zero_bp();
+  for (auto _ : state) benchmark::DoNotOptimize(bp::nonzero(a));
+}
+void BM_torch_nonzero(benchmark::State& state) {
+  const at::Tensor a = half_zero_torch();
+  for (auto _ : state) benchmark::DoNotOptimize(at::nonzero(a));
+}
+void BM_bp_masked_select(benchmark::State& state) {
+  const bp::Tensor a = half_zero_bp();
+  const bp::Tensor mask = bp::gt(a, bp::Scalar(0.0));
+  for (auto _ : state) benchmark::DoNotOptimize(bp::masked_select(a, mask));
+}
+void BM_torch_masked_select(benchmark::State& state) {
+  const at::Tensor a = half_zero_torch();
+  const at::Tensor mask = a > 0;
+  for (auto _ : state) benchmark::DoNotOptimize(at::masked_select(a, mask));
+}
+constexpr int64_t kPicked = 8192, kWidth = 256;
+void BM_bp_index(benchmark::State& state) {
+  const bp::Tensor a = bp::full({kRows, kWidth}, 0.5, bp::ScalarType::Float32, g_cpu);
+  bp::Tensor rows = bp::empty({kPicked}, bp::ScalarType::Int64, g_cpu);
+  bp::random_(rows, 0, kRows);
+  for (auto _ : state) benchmark::DoNotOptimize(bp::index(a, {rows}));
+}
+void BM_torch_index(benchmark::State& state) {
+  const at::Tensor a = at::full({kRows, kWidth}, 0.5);
+  const at::Tensor rows = at::randint(0, kRows, {kPicked});
+  for (auto _ : state) benchmark::DoNotOptimize(a.index({rows}));
+}
+void BM_bp_index_put_accumulate(benchmark::State& state) {
+  bp::Tensor a = bp::zeros({kRows, kWidth}, bp::ScalarType::Float32, g_cpu);
+  const bp::Tensor values = bp::full({kPicked, kWidth}, 0.5, bp::ScalarType::Float32, g_cpu);
+  bp::Tensor rows = bp::empty({kPicked}, bp::ScalarType::Int64, g_cpu);
+  bp::random_(rows, 0, kRows);
+  for (auto _ : state) bp::index_put_(a, {rows}, values, true);
+}
+void BM_torch_index_put_accumulate(benchmark::State& state) {
+  at::Tensor a = at::zeros({kRows, kWidth});
+  const at::Tensor values = at::full({kPicked, kWidth}, 0.5);
+  const at::Tensor rows = at::randint(0, kRows, {kPicked});
+  for (auto _ : state) a.index_put_({rows}, values, true);
+}
+
 // Keeps each run's time per iteration (ns) by benchmark name for the ratio table.
 class RecordingReporter : public benchmark::ConsoleReporter {
  public:
@@ -307,6 +362,14 @@ BENCHMARK(BM_bp_sort)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_torch_sort)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_bp_scatter_add)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_torch_scatter_add)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_bp_nonzero)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_torch_nonzero)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_bp_masked_select)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_torch_masked_select)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_bp_index)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_torch_index)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_bp_index_put_accumulate)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_torch_index_put_accumulate)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 int main(int argc, char** argv) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -346,8 +409,9 @@ int main(int argc, char** argv) {
   for (int i = 0; i <= 6; ++i)
     ratio(("BM_bp_conv2d/" + std::to_string(i) + "/real_time").c_str(),
           ("BM_torch_conv2d/" + std::to_string(i) + "/real_time").c_str());
-  for (const char* op : {"softmax", "layer_norm", "sum", "transpose_copy", "uniform", "normal",
-                         "bernoulli", "sort", "scatter_add"})
+  for (const char* op :
+       {"softmax", "layer_norm", "sum", "transpose_copy", "uniform", "normal", "bernoulli", "sort",
+        "scatter_add", "nonzero", "masked_select", "index", "index_put_accumulate"})
     ratio(("BM_bp_" + std::string(op) + "/real_time").c_str(),
           ("BM_torch_" + std::string(op) + "/real_time").c_str());
   return 0;

@@ -43,11 +43,16 @@ struct Dim2 {
   int64_t size, dst_stride, src_stride;
 };
 
-// Copies a strided block of `dims` (outermost first) of elements of type U. Dims are merged
-// where both sides are one run; the innermost run is a memcpy when it is unit-stride on
-// both sides. The outermost dim is split across threads when the block is large.
-template <typename U>
-void copy_block(U* dst, const U* src, std::vector<Dim2> dims) {
+// A strided block of dims (outermost first) with the dims merged where both sides are one
+// run: `outer` dims of rows around one `inner` run. Built once per call, so that the picks
+// of index_select copy their blocks with no allocation and no OpenMP region each.
+struct MergedBlock {
+  std::vector<Dim2> outer;
+  Dim2 inner{1, 1, 1};
+  int64_t rows = 0;  // 0 when the block is empty
+};
+
+MergedBlock merge_block(const std::vector<Dim2>& dims) {
   std::vector<Dim2> merged;
   for (const Dim2& d : dims) {
     if (d.size == 1) continue;
@@ -58,41 +63,64 @@ void copy_block(U* dst, const U* src, std::vector<Dim2> dims) {
       merged.push_back(d);
   }
   if (merged.empty()) merged.push_back({1, 1, 1});
-  int64_t total = 1;
-  for (const Dim2& d : merged) total *= d.size;
-  if (total == 0) return;
-  const Dim2 inner = merged.back();
+  MergedBlock b;
+  b.inner = merged.back();
   merged.pop_back();
-  const int64_t rows = total / inner.size;
-  const int threads = copy_threads(total * static_cast<int64_t>(sizeof(U)));
-#pragma omp parallel num_threads(threads) if (threads > 1 && rows > 1)
+  b.rows = b.inner.size == 0 ? 0 : 1;
+  for (const Dim2& d : merged) b.rows *= d.size;
+  b.outer = std::move(merged);
+  return b;
+}
+
+// Copies rows [begin, end) of `b`; the innermost run is a memcpy when it is unit-stride on
+// both sides. `idx` has room for b.outer.size() counters.
+template <typename U>
+void copy_rows(U* dst, const U* src, const MergedBlock& b, int64_t begin, int64_t end,
+               int64_t* idx) {
+  const std::vector<Dim2>& outer = b.outer;
+  int64_t doff = 0, soff = 0, rest = begin;
+  for (size_t d = outer.size(); d-- > 0;) {
+    idx[d] = rest % outer[d].size;
+    rest /= outer[d].size;
+    doff += idx[d] * outer[d].dst_stride;
+    soff += idx[d] * outer[d].src_stride;
+  }
+  const Dim2 inner = b.inner;
+  for (int64_t r = begin; r < end; ++r) {
+    U* o = dst + doff;
+    const U* s = src + soff;
+    if (inner.dst_stride == 1 && inner.src_stride == 1)
+      std::memcpy(o, s, static_cast<size_t>(inner.size) * sizeof(U));
+    else
+      for (int64_t j = 0; j < inner.size; ++j) o[j * inner.dst_stride] = s[j * inner.src_stride];
+    for (size_t d = outer.size(); d-- > 0;) {
+      doff += outer[d].dst_stride;
+      soff += outer[d].src_stride;
+      if (++idx[d] < outer[d].size) break;
+      doff -= outer[d].dst_stride * outer[d].size;
+      soff -= outer[d].src_stride * outer[d].size;
+      idx[d] = 0;
+    }
+  }
+}
+
+// Copies a strided block of `dims` (outermost first); its rows are split across threads
+// when the block is large.
+template <typename U>
+void copy_block(U* dst, const U* src, const std::vector<Dim2>& dims) {
+  const MergedBlock b = merge_block(dims);
+  if (b.rows == 0) return;
+  const int threads = copy_threads(b.rows * b.inner.size * static_cast<int64_t>(sizeof(U)));
+  if (threads == 1 || b.rows == 1) {
+    std::vector<int64_t> idx(b.outer.size());
+    copy_rows(dst, src, b, 0, b.rows, idx.data());
+    return;
+  }
+#pragma omp parallel num_threads(threads)
   {
     const int nt = omp_get_num_threads(), t = omp_get_thread_num();
-    const int64_t begin = rows * t / nt, end = rows * (t + 1) / nt;
-    std::vector<int64_t> idx(merged.size(), 0);
-    int64_t doff = 0, soff = 0, rest = begin;
-    for (size_t d = merged.size(); d-- > 0;) {
-      idx[d] = rest % merged[d].size;
-      rest /= merged[d].size;
-      doff += idx[d] * merged[d].dst_stride;
-      soff += idx[d] * merged[d].src_stride;
-    }
-    for (int64_t r = begin; r < end; ++r) {
-      U* o = dst + doff;
-      const U* s = src + soff;
-      if (inner.dst_stride == 1 && inner.src_stride == 1)
-        std::memcpy(o, s, static_cast<size_t>(inner.size) * sizeof(U));
-      else
-        for (int64_t j = 0; j < inner.size; ++j) o[j * inner.dst_stride] = s[j * inner.src_stride];
-      for (size_t d = merged.size(); d-- > 0;) {
-        doff += merged[d].dst_stride;
-        soff += merged[d].src_stride;
-        if (++idx[d] < merged[d].size) break;
-        doff -= merged[d].dst_stride * merged[d].size;
-        soff -= merged[d].src_stride * merged[d].size;
-        idx[d] = 0;
-      }
-    }
+    std::vector<int64_t> idx(b.outer.size());
+    copy_rows(dst, src, b, b.rows * t / nt, b.rows * (t + 1) / nt, idx.data());
   }
 }
 
@@ -107,7 +135,7 @@ void cat_kernel(sdk::TensorList tensors, int64_t dim, StridedView out) {
       std::vector<Dim2> dims;
       for (int32_t d = 0; d < in.ndim; ++d)
         dims.push_back({in.shape[d], out.strides[d], in.strides[d]});
-      copy_block(out.data<U>() + start * out.strides[dim], in.data<U>(), std::move(dims));
+      copy_block(out.data<U>() + start * out.strides[dim], in.data<U>(), dims);
       start += in.shape[dim];
     }
   });
@@ -169,15 +197,19 @@ void index_select_kernel(StridedView self, int64_t dim, StridedView index, Strid
       if (d != dim) block.push_back({self.shape[d], out.strides[d], self.strides[d]});
     int64_t block_elems = 1;
     for (const Dim2& b : block) block_elems *= b.size;
+    const MergedBlock merged = merge_block(block);
+    if (merged.rows == 0) return;
     const int threads = copy_threads(n * block_elems * static_cast<int64_t>(sizeof(U)));
     if (threads > 1 && n >= threads) {
       // Many picks: threads split the picks, each block copied serially.
-#pragma omp parallel for num_threads(threads) schedule(static)
-      for (int64_t k = 0; k < n; ++k) {
-        // copy_block would start its own threads for a large block; nested regions run
-        // serially (OpenMP's default), so this stays one thread per pick.
-        copy_block(o + k * out.strides[dim], s + picked[static_cast<size_t>(k)] * self.strides[dim],
-                   block);
+#pragma omp parallel num_threads(threads)
+      {
+        std::vector<int64_t> idx(merged.outer.size());
+#pragma omp for schedule(static)
+        for (int64_t k = 0; k < n; ++k)
+          copy_rows(o + k * out.strides[dim],
+                    s + picked[static_cast<size_t>(k)] * self.strides[dim], merged, 0, merged.rows,
+                    idx.data());
       }
     } else {
       for (int64_t k = 0; k < n; ++k)

@@ -12,7 +12,9 @@
 #include <backplane/sdk/argument_checks.hpp>
 #include <backplane/sdk/kernel.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <mutex>
 #include <optional>
@@ -268,8 +270,23 @@ struct ScatterKernels {
 
   static void copy_self(const StridedView& self, const StridedView& out) {
     if (out.base == self.base) return;  // in place
+    if (self.is_contiguous() && out.is_contiguous()) {
+      // The common case: one run each, copied in parts split like the lines.
+      const int64_t n = out.numel();
+      const auto bytes = static_cast<int64_t>(out.itemsize);
+      Split::run(
+          (n + kCopyPart - 1) / kCopyPart,
+          [&](int64_t begin, int64_t end) {
+            const int64_t first = begin * kCopyPart, last = std::min(n, end * kCopyPart);
+            std::memcpy(out.base + first * bytes, self.base + first * bytes,
+                        static_cast<size_t>((last - first) * bytes));
+          },
+          kCopyPart);
+      return;
+    }
     visit_dtype(out.dtype, [&](auto tag) { for_each_element_copy<decltype(tag)>(self, out); });
   }
+  static constexpr int64_t kCopyPart = 1 << 16;  // elements per part of copy_self's split
 
   // out = self, element by element (out is a new tensor of self's shape).
   template <typename Tag>
