@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstddef>
+#include <map>
 #include <memory>
 #include <stdexcept>
 #include <vector>
@@ -110,109 +111,11 @@ Workspace& thread_workspace() {
   return workspace;
 }
 
-// Everything one convolution call creates, destroyed with it. Operands in PyTorch's layout
-// are reordered into the layouts the convolution chose (on the call's in-order stream,
-// before the convolution) and the result back after it (finish()).
-class ConvCall {
- public:
-  explicit ConvCall(const ConvApi& api) : api_(api) {
-    check(api_.dnnl_stream_create(&stream_, api_.engine, dnnl_stream_default_flags), "stream");
-  }
-  ~ConvCall() {
-    for (dnnl_primitive_t p : primitives_) api_.dnnl_primitive_destroy(p);
-    for (dnnl_primitive_desc_t pd : descs_) api_.dnnl_primitive_desc_destroy(pd);
-    for (dnnl_memory_t m : memories_) api_.dnnl_memory_destroy(m);
-    if (stream_) api_.dnnl_stream_destroy(stream_);
-  }
-  ConvCall(const ConvCall&) = delete;
-  ConvCall& operator=(const ConvCall&) = delete;
-
-  static void check(dnnl_status_t status, const char* what) {
-    if (status != dnnl_success)
-      throw std::runtime_error(std::string("oneDNN failed to create or run the ") + what +
-                               " (status " + std::to_string(static_cast<int>(status)) + ")");
-  }
-  dnnl_primitive_desc_t descriptor(const void* op_desc, dnnl_primitive_desc_t hint,
-                                   const char* what) {
-    dnnl_primitive_desc_t pd = nullptr;
-    check(api_.dnnl_primitive_desc_create(&pd, op_desc, nullptr, api_.engine, hint), what);
-    descs_.push_back(pd);
-    return pd;
-  }
-  const dnnl_memory_desc_t* query(dnnl_primitive_desc_t pd, dnnl_query_t what) const {
-    return api_.dnnl_primitive_desc_query_md(pd, what, 0);
-  }
-  dnnl_memory_t memory(const dnnl_memory_desc_t* md, void* handle) {
-    dnnl_memory_t m = nullptr;
-    check(api_.dnnl_memory_create(&m, md, api_.engine, handle), "memory");
-    memories_.push_back(m);
-    return m;
-  }
-  // `data` (layout `user`) as a memory of layout `wanted`, reordered now when they differ.
-  dnnl_memory_t operand(const dnnl_memory_desc_t& user, const float* data,
-                        const dnnl_memory_desc_t* wanted) {
-    dnnl_memory_t user_memory = memory(&user, const_cast<float*>(data));
-    if (api_.dnnl_memory_desc_equal(&user, wanted)) return user_memory;
-    dnnl_memory_t inner = memory(wanted, scratch(wanted));
-    reorder(user_memory, &user, inner, wanted);
-    return inner;
-  }
-  // A memory of layout `wanted` for a result that finish() reorders into `data` (`user`).
-  dnnl_memory_t result(const dnnl_memory_desc_t& user, float* data,
-                       const dnnl_memory_desc_t* wanted) {
-    dnnl_memory_t user_memory = memory(&user, data);
-    if (api_.dnnl_memory_desc_equal(&user, wanted)) return user_memory;
-    dnnl_memory_t inner = memory(wanted, scratch(wanted));
-    pending_ = {inner, wanted, user_memory, &user};
-    return inner;
-  }
-  void execute(dnnl_primitive_desc_t pd, const std::vector<dnnl_exec_arg_t>& args) {
-    dnnl_primitive_t p = nullptr;
-    check(api_.dnnl_primitive_create(&p, pd), "convolution primitive");
-    primitives_.push_back(p);
-    check(api_.dnnl_primitive_execute(p, stream_, static_cast<int>(args.size()), args.data()),
-          "convolution");
-  }
-  void finish() {
-    if (pending_.from) reorder(pending_.from, pending_.from_md, pending_.to, pending_.to_md);
-    check(api_.dnnl_stream_wait(stream_), "stream wait");
-  }
-
- private:
-  // The next free workspace slot, of the size of `md`.
-  void* scratch(const dnnl_memory_desc_t* md) {
-    if (next_slot_ == Workspace::kSlots) throw std::runtime_error("more than 3 reordered operands");
-    return thread_workspace().get(next_slot_++, api_.dnnl_memory_desc_get_size(md));
-  }
-
-  void reorder(dnnl_memory_t from, const dnnl_memory_desc_t* from_md, dnnl_memory_t to,
-               const dnnl_memory_desc_t* to_md) {
-    dnnl_primitive_desc_t pd = nullptr;
-    check(api_.dnnl_reorder_primitive_desc_create(&pd, from_md, api_.engine, to_md, api_.engine,
-                                                  nullptr),
-          "reorder");
-    descs_.push_back(pd);
-    dnnl_primitive_t p = nullptr;
-    check(api_.dnnl_primitive_create(&p, pd), "reorder");
-    primitives_.push_back(p);
-    const dnnl_exec_arg_t args[] = {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}};
-    check(api_.dnnl_primitive_execute(p, stream_, 2, args), "reorder");
-  }
-
-  struct Reorder {
-    dnnl_memory_t from = nullptr;
-    const dnnl_memory_desc_t* from_md = nullptr;
-    dnnl_memory_t to = nullptr;
-    const dnnl_memory_desc_t* to_md = nullptr;
-  };
-  const ConvApi& api_;
-  dnnl_stream_t stream_ = nullptr;
-  std::vector<dnnl_primitive_t> primitives_;
-  std::vector<dnnl_primitive_desc_t> descs_;
-  std::vector<dnnl_memory_t> memories_;
-  Reorder pending_;
-  int next_slot_ = 0;
-};
+void check(dnnl_status_t status, const char* what) {
+  if (status != dnnl_success)
+    throw std::runtime_error(std::string("oneDNN failed to create or run the ") + what +
+                             " (status " + std::to_string(static_cast<int>(status)) + ")");
+}
 
 // The memory descriptors of one geometry: PyTorch's layouts (user) and "any" (the
 // convolution's choice).
@@ -231,8 +134,7 @@ void init_descs(const ConvApi& api, const sdk::ConvGeometry& g, ConvDescs& d) {
   const bool grouped = g.groups > 1;
   const auto init = [&](dnnl_memory_desc_t& md, int ndims, const dnnl_dims_t dims,
                         dnnl_format_tag_t tag) {
-    ConvCall::check(api.dnnl_memory_desc_init_by_tag(&md, ndims, dims, dnnl_f32, tag),
-                    "memory descriptor");
+    check(api.dnnl_memory_desc_init_by_tag(&md, ndims, dims, dnnl_f32, tag), "memory descriptor");
   };
   init(d.src, 4, src, dnnl_nchw);
   init(d.src_any, 4, src, dnnl_format_tag_any);
@@ -249,51 +151,237 @@ void init_descs(const ConvApi& api, const sdk::ConvGeometry& g, ConvDescs& d) {
   d.padding[0] = g.pad_h, d.padding[1] = g.pad_w;
 }
 
-void run(ConvCall& call, const ConvApi& api, ConvDirection direction, const ConvDescs& d,
-         const ConvBuffers& b) {
+// The oneDNN objects of one convolution (direction, geometry, with a bias or not): its
+// primitive descriptors, the primitive, and the reorders between PyTorch's layouts and the
+// ones the primitive chose. Created on a thread's first call of that convolution and kept
+// for its next ones (conv_cache()): creating them on every call cost a few percent of a
+// 64-channel 56x56 convolution (oneDNN's primitive cache keeps the generated code, not
+// these objects).
+class PreparedConv {
+ public:
+  PreparedConv(const ConvApi& api, ConvDirection direction, const sdk::ConvGeometry& g, bool bias)
+      : api_(api) {
+    init_descs(api, g, descs_);
+    try {
+      prepare(direction, bias);
+    } catch (...) {
+      release();
+      throw;
+    }
+  }
+  ~PreparedConv() { release(); }
+  PreparedConv(const PreparedConv&) = delete;
+  PreparedConv& operator=(const PreparedConv&) = delete;
+
+  // Runs it on `stream` over `b`, reordering through the calling thread's workspace.
+  void run(const ConvBuffers& b, dnnl_stream_t stream) const;
+
+ private:
+  // One operand: which buffer, its layout in PyTorch's (user) and the primitive's (wanted)
+  // form, and the reorder between them (user to wanted for an input, wanted to user for the
+  // result), or null when they are the same layout.
+  struct Operand {
+    int arg = 0;
+    const float* ConvBuffers::*input = nullptr;  // null for the result
+    const dnnl_memory_desc_t* user = nullptr;
+    const dnnl_memory_desc_t* wanted = nullptr;
+    dnnl_primitive_t reorder = nullptr;
+  };
+
+  void prepare(ConvDirection direction, bool bias);
+  dnnl_primitive_desc_t descriptor(const void* op_desc, dnnl_primitive_desc_t hint,
+                                   const char* what) {
+    dnnl_primitive_desc_t pd = nullptr;
+    check(api_.dnnl_primitive_desc_create(&pd, op_desc, nullptr, api_.engine, hint), what);
+    descs_created_.push_back(pd);
+    return pd;
+  }
+  dnnl_primitive_t primitive(dnnl_primitive_desc_t pd, const char* what) {
+    dnnl_primitive_t p = nullptr;
+    check(api_.dnnl_primitive_create(&p, pd), what);
+    primitives_.push_back(p);
+    return p;
+  }
+  Operand operand(int arg, const float* ConvBuffers::*input, const dnnl_memory_desc_t& user,
+                  dnnl_primitive_desc_t pd, dnnl_query_t query);
+  void release() noexcept {
+    for (dnnl_primitive_t p : primitives_) api_.dnnl_primitive_destroy(p);
+    for (dnnl_primitive_desc_t pd : descs_created_) api_.dnnl_primitive_desc_destroy(pd);
+    primitives_.clear();
+    descs_created_.clear();
+  }
+
+  const ConvApi& api_;
+  ConvDescs descs_;
+  std::vector<dnnl_primitive_desc_t> descs_created_;
+  std::vector<dnnl_primitive_t> primitives_;
+  std::vector<Operand> inputs_;
+  Operand result_;
+  dnnl_primitive_t conv_ = nullptr;
+};
+
+PreparedConv::Operand PreparedConv::operand(int arg, const float* ConvBuffers::*input,
+                                            const dnnl_memory_desc_t& user,
+                                            dnnl_primitive_desc_t pd, dnnl_query_t query) {
+  Operand op{arg, input, &user, api_.dnnl_primitive_desc_query_md(pd, query, 0), nullptr};
+  if (api_.dnnl_memory_desc_equal(op.user, op.wanted)) return op;
+  const dnnl_memory_desc_t* from = input ? op.user : op.wanted;
+  const dnnl_memory_desc_t* to = input ? op.wanted : op.user;
+  dnnl_primitive_desc_t reorder = nullptr;
+  check(api_.dnnl_reorder_primitive_desc_create(&reorder, from, api_.engine, to, api_.engine,
+                                                nullptr),
+        "reorder");
+  descs_created_.push_back(reorder);
+  op.reorder = primitive(reorder, "reorder");
+  return op;
+}
+
+void PreparedConv::prepare(ConvDirection direction, bool bias) {
+  const ConvDescs& d = descs_;
   dnnl_convolution_desc_t forward_desc;
-  ConvCall::check(
-      api.dnnl_dilated_convolution_forward_desc_init(
+  check(
+      api_.dnnl_dilated_convolution_forward_desc_init(
           &forward_desc, dnnl_forward_training, dnnl_convolution_direct, &d.src_any, &d.weights_any,
-          b.bias ? &d.bias : nullptr, &d.dst_any, d.strides, d.dilates, d.padding, d.padding),
+          bias ? &d.bias : nullptr, &d.dst_any, d.strides, d.dilates, d.padding, d.padding),
       "convolution descriptor");
-  dnnl_primitive_desc_t forward = call.descriptor(&forward_desc, nullptr, "forward convolution");
+  dnnl_primitive_desc_t pd = descriptor(&forward_desc, nullptr, "forward convolution");
+  using B = ConvBuffers;
   if (direction == ConvDirection::kForward) {
-    std::vector<dnnl_exec_arg_t> args{
-        {DNNL_ARG_SRC, call.operand(d.src, b.src, call.query(forward, dnnl_query_src_md))},
-        {DNNL_ARG_WEIGHTS,
-         call.operand(d.weights, b.weights, call.query(forward, dnnl_query_weights_md))},
-        {DNNL_ARG_DST, call.result(d.dst, b.result, call.query(forward, dnnl_query_dst_md))}};
-    if (b.bias) args.push_back({DNNL_ARG_BIAS, call.memory(&d.bias, const_cast<float*>(b.bias))});
-    call.execute(forward, args);
-    return;
+    inputs_ = {operand(DNNL_ARG_SRC, &B::src, d.src, pd, dnnl_query_src_md),
+               operand(DNNL_ARG_WEIGHTS, &B::weights, d.weights, pd, dnnl_query_weights_md)};
+    if (bias) inputs_.push_back({DNNL_ARG_BIAS, &B::bias, &d.bias, &d.bias, nullptr});
+    result_ = operand(DNNL_ARG_DST, nullptr, d.dst, pd, dnnl_query_dst_md);
+  } else if (direction == ConvDirection::kBackwardData) {
+    dnnl_convolution_desc_t desc;
+    check(api_.dnnl_dilated_convolution_backward_data_desc_init(
+              &desc, dnnl_convolution_direct, &d.src_any, &d.weights_any, &d.dst_any, d.strides,
+              d.dilates, d.padding, d.padding),
+          "backward data descriptor");
+    pd = descriptor(&desc, pd, "backward data convolution");
+    inputs_ = {operand(DNNL_ARG_DIFF_DST, &B::diff_dst, d.dst, pd, dnnl_query_diff_dst_md),
+               operand(DNNL_ARG_WEIGHTS, &B::weights, d.weights, pd, dnnl_query_weights_md)};
+    result_ = operand(DNNL_ARG_DIFF_SRC, nullptr, d.src, pd, dnnl_query_diff_src_md);
+  } else {
+    dnnl_convolution_desc_t desc;
+    check(api_.dnnl_dilated_convolution_backward_weights_desc_init(
+              &desc, dnnl_convolution_direct, &d.src_any, &d.weights_any, nullptr, &d.dst_any,
+              d.strides, d.dilates, d.padding, d.padding),
+          "backward weights descriptor");
+    pd = descriptor(&desc, pd, "backward weights convolution");
+    inputs_ = {operand(DNNL_ARG_SRC, &B::src, d.src, pd, dnnl_query_src_md),
+               operand(DNNL_ARG_DIFF_DST, &B::diff_dst, d.dst, pd, dnnl_query_diff_dst_md)};
+    result_ = operand(DNNL_ARG_DIFF_WEIGHTS, nullptr, d.weights, pd, dnnl_query_diff_weights_md);
   }
-  dnnl_convolution_desc_t desc;
-  if (direction == ConvDirection::kBackwardData) {
-    ConvCall::check(api.dnnl_dilated_convolution_backward_data_desc_init(
-                        &desc, dnnl_convolution_direct, &d.src_any, &d.weights_any, &d.dst_any,
-                        d.strides, d.dilates, d.padding, d.padding),
-                    "backward data descriptor");
-    dnnl_primitive_desc_t pd = call.descriptor(&desc, forward, "backward data convolution");
-    call.execute(pd, {{DNNL_ARG_DIFF_DST,
-                       call.operand(d.dst, b.diff_dst, call.query(pd, dnnl_query_diff_dst_md))},
-                      {DNNL_ARG_WEIGHTS,
-                       call.operand(d.weights, b.weights, call.query(pd, dnnl_query_weights_md))},
-                      {DNNL_ARG_DIFF_SRC,
-                       call.result(d.src, b.result, call.query(pd, dnnl_query_diff_src_md))}});
-    return;
+  conv_ = primitive(pd, "convolution primitive");
+}
+
+// The memory objects of one run, destroyed with it.
+class RunMemories {
+ public:
+  explicit RunMemories(const ConvApi& api) : api_(api) {}
+  ~RunMemories() {
+    for (dnnl_memory_t m : memories_) api_.dnnl_memory_destroy(m);
   }
-  ConvCall::check(api.dnnl_dilated_convolution_backward_weights_desc_init(
-                      &desc, dnnl_convolution_direct, &d.src_any, &d.weights_any, nullptr,
-                      &d.dst_any, d.strides, d.dilates, d.padding, d.padding),
-                  "backward weights descriptor");
-  dnnl_primitive_desc_t pd = call.descriptor(&desc, forward, "backward weights convolution");
-  call.execute(
-      pd,
-      {{DNNL_ARG_SRC, call.operand(d.src, b.src, call.query(pd, dnnl_query_src_md))},
-       {DNNL_ARG_DIFF_DST, call.operand(d.dst, b.diff_dst, call.query(pd, dnnl_query_diff_dst_md))},
-       {DNNL_ARG_DIFF_WEIGHTS,
-        call.result(d.weights, b.result, call.query(pd, dnnl_query_diff_weights_md))}});
+  RunMemories(const RunMemories&) = delete;
+  RunMemories& operator=(const RunMemories&) = delete;
+  dnnl_memory_t make(const dnnl_memory_desc_t* md, void* data) {
+    dnnl_memory_t m = nullptr;
+    check(api_.dnnl_memory_create(&m, md, api_.engine, data), "memory");
+    memories_.push_back(m);
+    return m;
+  }
+  // A memory of layout `md` in the next slot of the thread's workspace.
+  dnnl_memory_t scratch(const dnnl_memory_desc_t* md) {
+    if (next_slot_ == Workspace::kSlots) throw std::runtime_error("more than 3 reordered operands");
+    return make(md, thread_workspace().get(next_slot_++, api_.dnnl_memory_desc_get_size(md)));
+  }
+
+ private:
+  const ConvApi& api_;
+  std::vector<dnnl_memory_t> memories_;
+  int next_slot_ = 0;
+};
+
+void PreparedConv::run(const ConvBuffers& b, dnnl_stream_t stream) const {
+  RunMemories memories(api_);
+  auto execute = [&](dnnl_primitive_t p, const std::vector<dnnl_exec_arg_t>& args) {
+    check(api_.dnnl_primitive_execute(p, stream, static_cast<int>(args.size()), args.data()),
+          "convolution");
+  };
+  std::vector<dnnl_exec_arg_t> args;
+  for (const Operand& op : inputs_) {
+    dnnl_memory_t user = memories.make(op.user, const_cast<float*>(b.*op.input));
+    if (!op.reorder) {
+      args.push_back({op.arg, user});
+      continue;
+    }
+    dnnl_memory_t inner = memories.scratch(op.wanted);
+    execute(op.reorder, {{DNNL_ARG_FROM, user}, {DNNL_ARG_TO, inner}});
+    args.push_back({op.arg, inner});
+  }
+  dnnl_memory_t user_result = memories.make(result_.user, b.result);
+  dnnl_memory_t result = result_.reorder ? memories.scratch(result_.wanted) : user_result;
+  args.push_back({result_.arg, result});
+  execute(conv_, args);
+  if (result_.reorder)
+    execute(result_.reorder, {{DNNL_ARG_FROM, result}, {DNNL_ARG_TO, user_result}});
+  check(api_.dnnl_stream_wait(stream), "stream wait");
+}
+
+// The calling thread's prepared convolutions by (direction, bias, geometry), and its
+// stream. Bounded: a program of many shapes starts over rather than growing without end.
+struct ConvCache {
+  static constexpr size_t kMaxEntries = 64;
+  using Key = std::array<int64_t, 19>;
+  std::map<Key, std::unique_ptr<PreparedConv>> prepared;
+  dnnl_stream_t stream = nullptr;
+  const ConvApi* api = nullptr;
+  ~ConvCache() {
+    prepared.clear();
+    if (stream) api->dnnl_stream_destroy(stream);
+  }
+};
+
+ConvCache& conv_cache() {
+  thread_local ConvCache cache;
+  return cache;
+}
+
+const PreparedConv& prepared_conv(const ConvApi& api, ConvDirection direction,
+                                  const sdk::ConvGeometry& g, bool bias) {
+  ConvCache& cache = conv_cache();
+  const ConvCache::Key key{static_cast<int64_t>(direction),
+                           bias ? 1 : 0,
+                           g.batch,
+                           g.in_channels,
+                           g.in_h,
+                           g.in_w,
+                           g.out_channels,
+                           g.kernel_h,
+                           g.kernel_w,
+                           g.out_h,
+                           g.out_w,
+                           g.groups,
+                           g.stride_h,
+                           g.stride_w,
+                           g.pad_h,
+                           g.pad_w,
+                           g.dilation_h,
+                           g.dilation_w,
+                           0};
+  if (auto it = cache.prepared.find(key); it != cache.prepared.end()) return *it->second;
+  if (cache.prepared.size() >= ConvCache::kMaxEntries) cache.prepared.clear();
+  auto prepared = std::make_unique<PreparedConv>(api, direction, g, bias);
+  return *cache.prepared.emplace(key, std::move(prepared)).first->second;
+}
+
+dnnl_stream_t thread_stream(const ConvApi& api) {
+  ConvCache& cache = conv_cache();
+  if (!cache.stream) {
+    check(api.dnnl_stream_create(&cache.stream, api.engine, dnnl_stream_default_flags), "stream");
+    cache.api = &api;
+  }
+  return cache.stream;
 }
 
 }  // namespace
@@ -303,11 +391,8 @@ std::string onednn_convolution(ConvDirection direction, const sdk::ConvGeometry&
   const ConvApi& api = conv_api();
   if (!api.problem.empty()) return api.problem;
   try {
-    ConvDescs descs;
-    init_descs(api, g, descs);
-    ConvCall call(api);
-    run(call, api, direction, descs, buffers);
-    call.finish();
+    const bool bias = direction == ConvDirection::kForward && buffers.bias != nullptr;
+    prepared_conv(api, direction, g, bias).run(buffers, thread_stream(api));
   } catch (const std::exception& e) {
     return e.what();
   }

@@ -3,7 +3,8 @@
 // PyTorch's layout (NCHW input and output, OIHW weight). oneDNN picks its own blocked
 // layouts; the operands are reordered into them and the result back, as PyTorch's CPU
 // convolution does with the same library. The library is the one onednn() opened (dlopen,
-// the ISA cap applied first); its convolution API is looked up on the first call.
+// the ISA cap applied first); its convolution API is looked up on the first call. Each thread
+// keeps the primitives it created per geometry for its next calls (onednn_convolution.cpp).
 #pragma once
 
 #include <backplane/sdk/convolution.hpp>
