@@ -1,0 +1,21 @@
+// SIMD uniform_ for the CPU plugin's random kernels (random.cpp): Philox 4x32-10 computed for
+// one element per 64-bit lane, compiled for every x86 target Highway knows and dispatched at
+// run time (simd_random.cpp). Each function writes element j of a contiguous run from the
+// block of counter first_counter + j, with the very steps of sdk/philox.hpp's uniform_value
+// (integer words, then IEEE products and sums rounded once each, in the same order), so the
+// values are the SDK kernel's bits on every target.
+#pragma once
+
+#include <cstdint>
+
+namespace bp::cpu {
+
+// out[j] = x * span + lo in float, x = (word 0 & (2^24 - 1)) / 2^24; lo and span = hi - lo
+// as uniform_value<float> computes them.
+void simd_uniform_f32(float* out, int64_t n, uint64_t seed, uint64_t first_counter, float lo,
+                      float span);
+// out[j] = x * span + from in double, x = (words 0-1 & (2^53 - 1)) / 2^53; span = to - from.
+void simd_uniform_f64(double* out, int64_t n, uint64_t seed, uint64_t first_counter, double from,
+                      double span);
+
+}  // namespace bp::cpu
