@@ -1,9 +1,9 @@
-// SIMD uniform_ for the CPU plugin's random kernels (random.cpp): Philox 4x32-10 computed for
-// one element per 64-bit lane, compiled for every x86 target Highway knows and dispatched at
-// run time (simd_random.cpp). Each function writes element j of a contiguous run from the
-// block of counter first_counter + j, with the very steps of sdk/philox.hpp's uniform_value
-// (integer words, then IEEE products and sums rounded once each, in the same order), so the
-// values are the SDK kernel's bits on every target.
+// SIMD uniform_ and normal_ for the CPU plugin's random kernels (random.cpp): Philox 4x32-10
+// computed for one element per 64-bit lane, compiled for every x86 target Highway knows and
+// dispatched at run time (simd_random.cpp). Each function writes element j of a contiguous run from
+// the block of counter first_counter + j, with the very steps of sdk/philox.hpp's uniform_value and
+// normal_value (integer words, then IEEE products, sums, quotients and square roots rounded once
+// each, in the same order), so the values are the SDK kernel's bits on every target.
 #pragma once
 
 #include <cstdint>
@@ -17,5 +17,11 @@ void simd_uniform_f32(float* out, int64_t n, uint64_t seed, uint64_t first_count
 // out[j] = x * span + from in double, x = (words 0-1 & (2^53 - 1)) / 2^53; span = to - from.
 void simd_uniform_f64(double* out, int64_t n, uint64_t seed, uint64_t first_counter, double from,
                       double span);
+
+// out[j] = mean + std * z rounded once to the dtype, z the SDK's Box-Muller sample in double.
+void simd_normal_f32(float* out, int64_t n, uint64_t seed, uint64_t first_counter, double mean,
+                     double std);
+void simd_normal_f64(double* out, int64_t n, uint64_t seed, uint64_t first_counter, double mean,
+                     double std);
 
 }  // namespace bp::cpu

@@ -83,67 +83,72 @@ T uniform_value(const Block& b, double from, double to) {
 // cos are the polynomials below (libm's differ between devices); their error is below 1e-15,
 // far under any dtype's rounding of a sample.
 
+// The doubles nearest sqrt(2), ln 2 and pi / 2.
+inline constexpr double kSqrt2 = 1.4142135623730951, kLn2 = 0.6931471805599453;
+inline constexpr double kHalfPi = 1.5707963267948966;
+// 1 / (2j + 1): the series of atanh in log_of_fraction.
+inline constexpr double kInverseOdd[] = {1.0,
+                                         0.3333333333333333,
+                                         0.2,
+                                         0.14285714285714285,
+                                         0.1111111111111111,
+                                         0.09090909090909091,
+                                         0.07692307692307693,
+                                         0.06666666666666667,
+                                         0.058823529411764705,
+                                         0.05263157894736842,
+                                         0.047619047619047616};
+// Taylor coefficients of cos and sin (cos_of_turn_fraction), constant term first.
+inline constexpr double kCos[] = {1.0,
+                                  -0.5,
+                                  0.041666666666666664,
+                                  -0.001388888888888889,
+                                  2.48015873015873e-05,
+                                  -2.755731922398589e-07,
+                                  2.08767569878681e-09,
+                                  -1.1470745597729725e-11,
+                                  4.779477332387385e-14,
+                                  -1.5619206968586225e-16,
+                                  4.110317623312165e-19,
+                                  -8.896791392450574e-22,
+                                  1.6117375710961184e-24};
+inline constexpr double kSin[] = {1.0,
+                                  -0.16666666666666666,
+                                  0.008333333333333333,
+                                  -0.0001984126984126984,
+                                  2.7557319223985893e-06,
+                                  -2.505210838544172e-08,
+                                  1.6059043836821613e-10,
+                                  -7.647163731819816e-13,
+                                  2.8114572543455206e-15,
+                                  -8.22063524662433e-18,
+                                  1.9572941063391263e-20,
+                                  -3.868170170630684e-23,
+                                  6.446950284384474e-26};
+
 // ln(k / 2^53) for an integer k in [1, 2^53]: k = m 2^e with m in [sqrt(1/2), sqrt(2)),
 // ln m = 2 atanh(s), s = (m - 1) / (m + 1), |s| < 0.172, by its series to s^21.
 inline double log_of_fraction(uint64_t k) {
   int e = std::bit_width(k) - 1;  // k in [2^e, 2^(e+1))
   double m = static_cast<double>(k) * std::bit_cast<double>(uint64_t(1023 - e) << 52);
-  if (m > 1.4142135623730951) {
+  if (m > kSqrt2) {
     m = m * 0.5;
     e = e + 1;
   }
   const double s = (m - 1.0) / (m + 1.0);
   const double s2 = s * s;
-  constexpr double kInverseOdd[] = {1.0,
-                                    0.3333333333333333,
-                                    0.2,
-                                    0.14285714285714285,
-                                    0.1111111111111111,
-                                    0.09090909090909091,
-                                    0.07692307692307693,
-                                    0.06666666666666667,
-                                    0.058823529411764705,
-                                    0.05263157894736842,
-                                    0.047619047619047616};
   double series = kInverseOdd[10];
   for (int j = 9; j >= 0; --j) series = series * s2 + kInverseOdd[j];
   const double ln_m = 2.0 * s * series;
-  return static_cast<double>(e - 53) * 0.6931471805599453 + ln_m;
+  return static_cast<double>(e - 53) * kLn2 + ln_m;
 }
 
 // cos(2 pi k / 2^53) for an integer k in [0, 2^53): the quadrant from k's top two bits, the
 // angle x in [0, pi/2) from the rest, and cos x or sin x by Taylor series to x^24 and x^25.
 inline double cos_of_turn_fraction(uint64_t k) {
   const uint64_t quadrant = k >> 51;
-  const double x =
-      static_cast<double>(k & ((uint64_t{1} << 51) - 1)) * 0x1p-51 * 1.5707963267948966;
+  const double x = static_cast<double>(k & ((uint64_t{1} << 51) - 1)) * 0x1p-51 * kHalfPi;
   const double y = x * x;
-  constexpr double kCos[] = {1.0,
-                             -0.5,
-                             0.041666666666666664,
-                             -0.001388888888888889,
-                             2.48015873015873e-05,
-                             -2.755731922398589e-07,
-                             2.08767569878681e-09,
-                             -1.1470745597729725e-11,
-                             4.779477332387385e-14,
-                             -1.5619206968586225e-16,
-                             4.110317623312165e-19,
-                             -8.896791392450574e-22,
-                             1.6117375710961184e-24};
-  constexpr double kSin[] = {1.0,
-                             -0.16666666666666666,
-                             0.008333333333333333,
-                             -0.0001984126984126984,
-                             2.7557319223985893e-06,
-                             -2.505210838544172e-08,
-                             1.6059043836821613e-10,
-                             -7.647163731819816e-13,
-                             2.8114572543455206e-15,
-                             -8.22063524662433e-18,
-                             1.9572941063391263e-20,
-                             -3.868170170630684e-23,
-                             6.446950284384474e-26};
   const bool use_sin = (quadrant & 1) != 0;
   const double* c = use_sin ? kSin : kCos;
   double p = c[12];
