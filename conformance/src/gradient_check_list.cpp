@@ -94,7 +94,8 @@ void add_softmax_checks(std::vector<GradientCheck>& out) {
 // are drawn when a case runs, from these seeds: the list itself holds no tensor (a static
 // one would outlive the runtime's allocator).
 constexpr uint64_t kMseSeed = 27, kNllSeed = 28, kLayerNormSeed = 29, kEmbeddingSeed = 30,
-                   kConvolutionSeed = 31, kBatchNormSeed = 32, kGroupNormSeed = 33;
+                   kConvolutionSeed = 31, kBatchNormSeed = 32, kGroupNormSeed = 33,
+                   kIndexingSeed = 34;
 
 struct Reduction {
   int64_t value;
@@ -402,6 +403,34 @@ void add_group_norm_checks(std::vector<GradientCheck>& out) {
                                 [which](InputMaker& in) { return group_norm_problem(in, which); }});
 }
 
+// What PyTorch's autograd calls for the gradients of advanced indexing: index.Tensor's is
+// index_put with accumulate into zeros (repeated and negative rows add up), masked_select's
+// is masked_scatter into zeros.
+void add_indexing_checks(std::vector<GradientCheck>& out) {
+  out.push_back(GradientCheck{
+      "index_put.index_gradient_repeats_5x4", "index_put", [](InputMaker& in) {
+        InputMaker fixed(kIndexingSeed);
+        const Tensor rows = fixed.indices({7}, -5, 4);
+        return GradientProblem{in.tensor({5, 4}, kF64),
+                               [rows](const Tensor& x) { return bp::index(x, {rows}); },
+                               [rows](const Tensor& g, const Tensor& x, Device d) {
+                                 return bp::index_put(bp::zeros(as_ref(x.sizes()), kF64, d),
+                                                      {on(rows, d)}, on(g, d), true);
+                               }};
+      }});
+  out.push_back(GradientCheck{
+      "masked_scatter.masked_select_gradient_5x4", "masked_scatter", [](InputMaker& in) {
+        InputMaker fixed(kIndexingSeed);
+        const Tensor mask = fixed.mask({5, 4});
+        return GradientProblem{in.tensor({5, 4}, kF64),
+                               [mask](const Tensor& x) { return bp::masked_select(x, mask); },
+                               [mask](const Tensor& g, const Tensor& x, Device d) {
+                                 return bp::masked_scatter(bp::zeros(as_ref(x.sizes()), kF64, d),
+                                                           on(mask, d), on(g, d));
+                               }};
+      }});
+}
+
 }  // namespace
 
 const std::vector<GradientCheck>& gradient_checks() {
@@ -417,6 +446,7 @@ const std::vector<GradientCheck>& gradient_checks() {
     add_pooling_checks(out);
     add_batch_norm_checks(out);
     add_group_norm_checks(out);
+    add_indexing_checks(out);
     return out;
   }();
   return checks;

@@ -1,7 +1,8 @@
 """Forward passes of real torch.nn models through the bridge on every device, against the
 same model on torch CPU: an MLP, a causal TransformerEncoderLayer and torchvision's
-resnet18, mobilenet_v2 and vit_b_16. The bounds are max abs errors of f32 outputs (docs/pytorch.md, "Accuracy"); none
-of them falls back to the CPU (asserted), and the counts are printed at the end of the run."""
+resnet18, mobilenet_v2 and vit_b_16 (and vit_b_16's training step). The bounds are max abs
+errors of f32 outputs (docs/pytorch.md, "Accuracy"); none of them falls back to the CPU
+(asserted), and the counts are printed at the end of the run."""
 import copy
 
 import pytest
@@ -13,6 +14,8 @@ from conftest import record
 MLP_BOUND = 1e-5
 TRANSFORMER_BOUND = 1e-4
 RESNET_BOUND = 1e-3
+# vit_b_16's gradients, relative to each parameter's largest (f32, 12 layers of 768 wide).
+VIT_GRAD_BOUND = 1e-4
 
 
 def forward_on(model, inputs, device, **kwargs):
@@ -102,3 +105,29 @@ def test_vit_b_16(device):
            fallbacks=counts)
     assert error <= RESNET_BOUND
     assert counts == {}, f"vit_b_16's forward ran ops on the CPU fallback: {counts}"
+
+
+def test_vit_b_16_training_step(device):
+    """One training step of vit_b_16 (its dropout p is 0): the loss and every parameter's
+    gradient against torch CPU's, relative to that parameter's largest gradient, with no op
+    on the CPU fallback."""
+    models = pytest.importorskip("torchvision.models",
+                                 reason="torchvision (python3-torchvision) is not installed")
+    torch.manual_seed(0)
+    model = models.vit_b_16(weights=None, image_size=32, num_classes=10).train()
+    torch.nn.init.normal_(model.heads.head.weight, std=0.02)  # zeros in torchvision's init
+    inputs, labels = torch.randn(2, 3, 32, 32), torch.tensor([3, 7])
+    on_device = copy.deepcopy(model).to(device)
+    expected = torch.nn.functional.cross_entropy(model(inputs), labels)
+    expected.backward()
+    bt.reset_fallback_counts()
+    got = torch.nn.functional.cross_entropy(on_device(inputs.to(device)), labels.to(device))
+    got.backward()
+    counts = bt.fallback_counts()
+    worst = max((p.grad.cpu() - q.grad).abs().max().item() / q.grad.abs().max().item()
+                for p, q in zip(on_device.parameters(), model.parameters()))
+    record("vit_b_16_training_step", device, loss=got.item(), loss_cpu=expected.item(),
+           max_grad_rel_error=worst, fallbacks=counts)
+    assert counts == {}, f"vit_b_16's training step ran ops on the CPU fallback: {counts}"
+    assert abs(got.item() - expected.item()) <= 1e-5 * abs(expected.item())
+    assert worst <= VIT_GRAD_BOUND
