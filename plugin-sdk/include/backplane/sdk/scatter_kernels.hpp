@@ -274,14 +274,13 @@ struct ScatterKernels {
       // The common case: one run each, copied in parts split like the lines.
       const int64_t n = out.numel();
       const auto bytes = static_cast<int64_t>(out.itemsize);
-      Split::run(
-          (n + kCopyPart - 1) / kCopyPart,
-          [&](int64_t begin, int64_t end) {
-            const int64_t first = begin * kCopyPart, last = std::min(n, end * kCopyPart);
-            std::memcpy(out.base + first * bytes, self.base + first * bytes,
-                        static_cast<size_t>((last - first) * bytes));
-          },
-          kCopyPart);
+      Split::run((n + kCopyPart - 1) / kCopyPart,
+                 [&](int64_t begin, int64_t end) {
+                   const int64_t first = begin * kCopyPart, last = std::min(n, end * kCopyPart);
+                   std::memcpy(out.base + first * bytes, self.base + first * bytes,
+                               static_cast<size_t>((last - first) * bytes));
+                 },
+                 kCopyPart);
       return;
     }
     visit_dtype(out.dtype, [&](auto tag) { for_each_element_copy<decltype(tag)>(self, out); });
