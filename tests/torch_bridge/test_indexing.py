@@ -3,6 +3,7 @@ and their gradients (index's is _index_put_impl_ with accumulate, masked_select'
 masked_scatter_) run on the device with no CPU fallback (asserted) and give torch CPU's
 values; so do assignments (x[mask] = v, x[i] += v) and a loss that picks each row's target
 logit with x[arange(n), target]."""
+import pytest
 import torch
 
 import backplane.torch as bt
@@ -54,4 +55,19 @@ def test_a_loss_of_picked_logits_trains_like_cpu(device, fresh_counts):
         loss = -logits[torch.arange(16, device=x.device), y].mean()
         loss.backward()
     assert torch.allclose(on_device.weight.grad.cpu(), model.weight.grad, rtol=1e-12, atol=1e-14)
+    assert bt.fallback_counts() == {}
+
+
+def test_a_bad_index_fails_and_leaves_self_untouched(device, fresh_counts):
+    """Functional scatter checks the indices as it writes a new tensor; in place (x.scatter_,
+    x.index_put_) every index is checked before anything is written, so x keeps its values."""
+    x = torch.arange(12.).view(3, 4).to(device)
+    bad = torch.tensor([[0, 1, 2, 3], [1, 2, 3, 9]], device=device)
+    src = torch.ones(2, 4, device=device)
+    for call in (lambda: torch.scatter_add(x, 1, bad, src), lambda: x.scatter_add_(1, bad, src),
+                 lambda: x.scatter_(1, bad, src),
+                 lambda: x.index_put_((torch.tensor([0, 3]),), torch.ones(4), accumulate=True)):
+        with pytest.raises((RuntimeError, IndexError)):
+            call()
+        assert torch.equal(x.cpu(), torch.arange(12.).view(3, 4))
     assert bt.fallback_counts() == {}

@@ -49,4 +49,33 @@ class IndexStatus {
   DeviceBuffer buffer_;
 };
 
+// Runs `write(target)`, a kernel that writes self's values through indices into `target` and
+// throws on a bad index (IndexStatus), for an output `out` that may be self (in place). Out
+// of place, target is out, after self is copied in. In place, target is a contiguous copy of
+// self in device scratch memory, copied back only when `write` returned: a bad index then
+// leaves self untouched, as the CPU backends' up-front checks do (a kernel stops at the bad
+// index, after writing the lines before it).
+template <typename Write>
+void write_through_indices(ComputeDevice& device, const bp_tensor& self, const bp_tensor& out,
+                           Write&& write) {
+  if (!same_view(out, self)) {
+    copy_raw(device, out, self);
+    write(out);
+    return;
+  }
+  int64_t strides[64];
+  int64_t n = 1;
+  for (int32_t d = out.ndim - 1; d >= 0; --d) {
+    strides[d] = n;
+    n *= out.shape[d];
+  }
+  const DeviceBuffer scratch(device, static_cast<size_t>(n) * sdk::dtype_size(out.dtype));
+  TensorView staged(out, out.ndim, out.shape, strides);
+  staged.t.data = scratch.address();
+  staged.t.byte_offset = 0;
+  copy_raw(device, staged.t, out);
+  write(staged.t);
+  copy_raw(device, out, staged.t);
+}
+
 }  // namespace bp::clk

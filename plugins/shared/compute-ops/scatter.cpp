@@ -2,7 +2,7 @@
 // scatter_reduce.two, on scatter.cl's `scatter_lines`. self is copied into out, then one work
 // item per line of index along dim applies that line in index order (the SDK's loops' order:
 // deterministic, no atomics). An out-of-range index is BP_ERR_INDEX naming the value, the dim
-// and its size.
+// and its size; in place, self is left untouched.
 #include "ops_internal.hpp"
 
 #include <backplane/sdk/scatter_kernels.hpp>
@@ -12,21 +12,11 @@ namespace {
 
 constexpr const char* kScatterProgram = "scatter";
 
-// (self, dim, index, src, ...) -> out, every tensor with >= 1 dim; `reduce` as scatter.cl
-// numbers it.
-void launch_scatter(const bp_call* c, const char* op, int reduce, bool include_self) {
-  const bp_tensor& self = tensor_arg(c, 0);
-  const int64_t dim = c->args[1].u.i;
-  const bp_tensor& index = tensor_arg(c, 2);
-  const bp_tensor& src = tensor_arg(c, 3);
-  const bp_tensor& out = output(c);
-  ComputeDevice& device = device_for(context_of(c), out.dtype);
-  if (index.dtype != BP_DTYPE_I64)
-    throw sdk::Error(BP_ERR_INVALID_ARGUMENT, std::string(op) + ": 'index' must be i64");
-  if (numel(out) == 0) return;
-  if (!same_view(out, self)) copy_raw(device, out, self);
+// Applies index's lines of src into `out` (which holds self's values); throws BP_ERR_INDEX
+// on an out-of-range index. `reduce` as scatter.cl numbers it.
+void scatter_lines(ComputeDevice& device, const bp_tensor& out, int64_t dim, const bp_tensor& index,
+                   const bp_tensor& src, const char* op, int reduce, bool include_self) {
   const int64_t len = index.shape[dim];
-  if (numel(index) == 0) return;
   const Operand operands[] = {{out.strides, element_offset(out)},
                               {src.strides, element_offset(src)},
                               {index.strides, element_offset(index)}};
@@ -55,6 +45,27 @@ void launch_scatter(const bp_call* c, const char* op, int reduce, bool include_s
   device.launch(device.kernel(kScatterProgram, variant(out.dtype), "scatter_lines"), args,
                 whole_groups(device, lines));
   status.check(device, op, dim, dim_size);
+}
+
+// (self, dim, index, src, ...) -> out, every tensor with >= 1 dim. In place, a bad index
+// leaves self untouched (write_through_indices).
+void launch_scatter(const bp_call* c, const char* op, int reduce, bool include_self) {
+  const bp_tensor& self = tensor_arg(c, 0);
+  const int64_t dim = c->args[1].u.i;
+  const bp_tensor& index = tensor_arg(c, 2);
+  const bp_tensor& src = tensor_arg(c, 3);
+  const bp_tensor& out = output(c);
+  ComputeDevice& device = device_for(context_of(c), out.dtype);
+  if (index.dtype != BP_DTYPE_I64)
+    throw sdk::Error(BP_ERR_INVALID_ARGUMENT, std::string(op) + ": 'index' must be i64");
+  if (numel(out) == 0) return;
+  if (numel(index) == 0) {
+    if (!same_view(out, self)) copy_raw(device, out, self);
+    return;
+  }
+  write_through_indices(device, self, out, [&](const bp_tensor& target) {
+    scatter_lines(device, target, dim, index, src, op, reduce, include_self);
+  });
 }
 
 // scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> out
