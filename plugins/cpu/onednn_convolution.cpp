@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <stdexcept>
+#include <tuple>
 #include <vector>
 
 namespace bp::cpu {
@@ -332,7 +333,7 @@ void PreparedConv::run(const ConvBuffers& b, dnnl_stream_t stream) const {
 // stream. Bounded: a program of many shapes starts over rather than growing without end.
 struct ConvCache {
   static constexpr size_t kMaxEntries = 64;
-  using Key = std::array<int64_t, 19>;
+  using Key = std::tuple<ConvDirection, bool, sdk::ConvGeometry>;
   std::map<Key, std::unique_ptr<PreparedConv>> prepared;
   dnnl_stream_t stream = nullptr;
   const ConvApi* api = nullptr;
@@ -350,25 +351,7 @@ ConvCache& conv_cache() {
 const PreparedConv& prepared_conv(const ConvApi& api, ConvDirection direction,
                                   const sdk::ConvGeometry& g, bool bias) {
   ConvCache& cache = conv_cache();
-  const ConvCache::Key key{static_cast<int64_t>(direction),
-                           bias ? 1 : 0,
-                           g.batch,
-                           g.in_channels,
-                           g.in_h,
-                           g.in_w,
-                           g.out_channels,
-                           g.kernel_h,
-                           g.kernel_w,
-                           g.out_h,
-                           g.out_w,
-                           g.groups,
-                           g.stride_h,
-                           g.stride_w,
-                           g.pad_h,
-                           g.pad_w,
-                           g.dilation_h,
-                           g.dilation_w,
-                           0};
+  const ConvCache::Key key{direction, bias, g};
   if (auto it = cache.prepared.find(key); it != cache.prepared.end()) return *it->second;
   if (cache.prepared.size() >= ConvCache::kMaxEntries) cache.prepared.clear();
   auto prepared = std::make_unique<PreparedConv>(api, direction, g, bias);

@@ -15,51 +15,43 @@ namespace {
 
 using Sdk = sdk::RandomKernels<OpenMpSplit>;
 
+// Runs fill(out, n, first_counter) over a contiguous self of dtype T, split among the
+// threads; false (nothing done) for any other self.
+template <typename T, typename Fill>
+bool fill_dense(const StridedView& self, int64_t offset, Fill&& fill) {
+  if (self.dtype != sdk::dtype_of<T>() || !self.is_contiguous()) return false;
+  T* out = self.data<T>();
+  parallel_range(self.numel(), [&](int64_t begin, int64_t end) {
+    fill(out + begin, end - begin, static_cast<uint64_t>(offset) + static_cast<uint64_t>(begin));
+  });
+  return true;
+}
+
 // uniform_(Tensor(a!) self, float from, float to, *, int seed, int offset)
 void uniform_kernel(StridedView self, double from, double to, int64_t seed, int64_t offset) {
-  const bool dense = self.is_contiguous();
-  const auto key = static_cast<uint64_t>(seed), start = static_cast<uint64_t>(offset);
-  if (dense && self.dtype == BP_DTYPE_F32) {
-    // uniform_value<float>'s bounds: from and to rounded to the dtype, their difference once.
-    const float lo = static_cast<float>(from), hi = static_cast<float>(to);
-    float* out = self.data<float>();
-    parallel_range(self.numel(), [&](int64_t begin, int64_t end) {
-      simd_uniform_f32(out + begin, end - begin, key, start + static_cast<uint64_t>(begin), lo,
-                       hi - lo);
-    });
+  const auto key = static_cast<uint64_t>(seed);
+  if (fill_dense<float>(self, offset,
+                        [&](float* out, int64_t n, uint64_t first) {
+                          simd_uniform_f32(out, n, key, first, from, to);
+                        }) ||
+      fill_dense<double>(self, offset, [&](double* out, int64_t n, uint64_t first) {
+        simd_uniform_f64(out, n, key, first, from, to);
+      }))
     return;
-  }
-  if (dense && self.dtype == BP_DTYPE_F64) {
-    double* out = self.data<double>();
-    parallel_range(self.numel(), [&](int64_t begin, int64_t end) {
-      simd_uniform_f64(out + begin, end - begin, key, start + static_cast<uint64_t>(begin), from,
-                       to - from);
-    });
-    return;
-  }
   Sdk::uniform_kernel(self, from, to, seed, offset);
 }
 
 // normal_(Tensor(a!) self, float mean, float std, *, int seed, int offset)
 void normal_kernel(StridedView self, double mean, double std, int64_t seed, int64_t offset) {
-  const bool dense = self.is_contiguous();
-  const auto key = static_cast<uint64_t>(seed), start = static_cast<uint64_t>(offset);
-  if (dense && self.dtype == BP_DTYPE_F32) {
-    float* out = self.data<float>();
-    parallel_range(self.numel(), [&](int64_t begin, int64_t end) {
-      simd_normal_f32(out + begin, end - begin, key, start + static_cast<uint64_t>(begin), mean,
-                      std);
-    });
+  const auto key = static_cast<uint64_t>(seed);
+  if (fill_dense<float>(self, offset,
+                        [&](float* out, int64_t n, uint64_t first) {
+                          simd_normal_f32(out, n, key, first, mean, std);
+                        }) ||
+      fill_dense<double>(self, offset, [&](double* out, int64_t n, uint64_t first) {
+        simd_normal_f64(out, n, key, first, mean, std);
+      }))
     return;
-  }
-  if (dense && self.dtype == BP_DTYPE_F64) {
-    double* out = self.data<double>();
-    parallel_range(self.numel(), [&](int64_t begin, int64_t end) {
-      simd_normal_f64(out + begin, end - begin, key, start + static_cast<uint64_t>(begin), mean,
-                      std);
-    });
-    return;
-  }
   Sdk::normal_kernel(self, mean, std, seed, offset);
 }
 

@@ -18,22 +18,12 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 // The SDK's steps for elements [j, n): the tails, and the whole run on Highway's scalar
 // target, whose one lane cannot hold two 32-bit halves.
-void UniformTailF32(float* out, int64_t j, int64_t n, uint64_t seed, uint64_t first, float lo,
-                    float span) {
-  for (; j < n; ++j) {
-    const uint32_t word = sdk::philox::element_block(seed, first, static_cast<uint64_t>(j))[0];
-    const float x = static_cast<float>(word & ((1u << 24) - 1)) * (1.0f / (1u << 24));
-    out[j] = x * span + lo;
-  }
-}
-void UniformTailF64(double* out, int64_t j, int64_t n, uint64_t seed, uint64_t first, double from,
-                    double span) {
-  for (; j < n; ++j) {
-    const sdk::philox::Block b = sdk::philox::element_block(seed, first, static_cast<uint64_t>(j));
-    const double x =
-        static_cast<double>(sdk::philox::low64(b) & ((uint64_t{1} << 53) - 1)) * 0x1p-53;
-    out[j] = x * span + from;
-  }
+template <typename T>
+void UniformTail(T* out, int64_t j, int64_t n, uint64_t seed, uint64_t first, double from,
+                 double to) {
+  for (; j < n; ++j)
+    out[j] = sdk::philox::uniform_value<T>(
+        sdk::philox::element_block(seed, first, static_cast<uint64_t>(j)), from, to);
 }
 
 template <typename T>
@@ -50,13 +40,13 @@ void Normal(T* HWY_RESTRICT out, int64_t n, uint64_t seed, uint64_t first, doubl
             double std) {
   NormalTail(out, 0, n, seed, first, mean, std);
 }
-void UniformF32(float* HWY_RESTRICT out, int64_t n, uint64_t seed, uint64_t first, float lo,
-                float span) {
-  UniformTailF32(out, 0, n, seed, first, lo, span);
+void UniformF32(float* HWY_RESTRICT out, int64_t n, uint64_t seed, uint64_t first, double from,
+                double to) {
+  UniformTail(out, 0, n, seed, first, from, to);
 }
 void UniformF64(double* HWY_RESTRICT out, int64_t n, uint64_t seed, uint64_t first, double from,
-                double span) {
-  UniformTailF64(out, 0, n, seed, first, from, span);
+                double to) {
+  UniformTail(out, 0, n, seed, first, from, to);
 }
 #else
 using D64 = hn::ScalableTag<uint64_t>;
@@ -90,8 +80,10 @@ HWY_INLINE Words PhiloxBlock(D64 d, uint64_t seed, uint64_t first) {
   return w;
 }
 
-void UniformF32(float* HWY_RESTRICT out, int64_t n, uint64_t seed, uint64_t first, float lo,
-                float span) {
+void UniformF32(float* HWY_RESTRICT out, int64_t n, uint64_t seed, uint64_t first, double from,
+                double to) {
+  // uniform_value<float>'s bounds: from and to rounded to float, their difference once.
+  const float lo = static_cast<float>(from), span = static_cast<float>(to) - lo;
   const D64 d;
   const hn::Rebind<int64_t, D64> di;
   const hn::Rebind<double, D64> dd;
@@ -108,11 +100,12 @@ void UniformF32(float* HWY_RESTRICT out, int64_t n, uint64_t seed, uint64_t firs
     const auto x = hn::Mul(k, scale);
     hn::StoreU(hn::Add(hn::Mul(x, vspan), vlo), df, out + j);
   }
-  UniformTailF32(out, j, n, seed, first, lo, span);
+  UniformTail(out, j, n, seed, first, from, to);
 }
 
 void UniformF64(double* HWY_RESTRICT out, int64_t n, uint64_t seed, uint64_t first, double from,
-                double span) {
+                double to) {
+  const double span = to - from;
   const D64 d;
   const hn::Rebind<int64_t, D64> di;
   const hn::Rebind<double, D64> dd;
@@ -127,7 +120,7 @@ void UniformF64(double* HWY_RESTRICT out, int64_t n, uint64_t seed, uint64_t fir
     const auto x = hn::Mul(hn::ConvertTo(dd, hn::BitCast(di, bits)), scale);
     hn::StoreU(hn::Add(hn::Mul(x, vspan), vfrom), dd, out + j);
   }
-  UniformTailF64(out, j, n, seed, first, from, span);
+  UniformTail(out, j, n, seed, first, from, to);
 }
 using DD = hn::Rebind<double, D64>;
 using DI = hn::Rebind<int64_t, D64>;
@@ -232,15 +225,14 @@ HWY_EXPORT(UniformF64);
 HWY_EXPORT(NormalF32);
 HWY_EXPORT(NormalF64);
 
-void simd_uniform_f32(float* out, int64_t n, uint64_t seed, uint64_t first_counter, float lo,
-                      float span) {
-  HWY_DYNAMIC_DISPATCH(UniformF32)(out, n, seed, first_counter, lo, span);
+void simd_uniform_f32(float* out, int64_t n, uint64_t seed, uint64_t first_counter, double from,
+                      double to) {
+  HWY_DYNAMIC_DISPATCH(UniformF32)(out, n, seed, first_counter, from, to);
 }
 void simd_uniform_f64(double* out, int64_t n, uint64_t seed, uint64_t first_counter, double from,
-                      double span) {
-  HWY_DYNAMIC_DISPATCH(UniformF64)(out, n, seed, first_counter, from, span);
+                      double to) {
+  HWY_DYNAMIC_DISPATCH(UniformF64)(out, n, seed, first_counter, from, to);
 }
-
 void simd_normal_f32(float* out, int64_t n, uint64_t seed, uint64_t first_counter, double mean,
                      double std) {
   HWY_DYNAMIC_DISPATCH(NormalF32)(out, n, seed, first_counter, mean, std);

@@ -10,14 +10,12 @@
 
 namespace bp::cpu {
 
-// out[j] = x * span + lo in float, x = (word 0 & (2^24 - 1)) / 2^24; lo and span = hi - lo
-// as uniform_value<float> computes them.
-void simd_uniform_f32(float* out, int64_t n, uint64_t seed, uint64_t first_counter, float lo,
-                      float span);
-// out[j] = x * span + from in double, x = (words 0-1 & (2^53 - 1)) / 2^53; span = to - from.
+// uniform_value's out[j] = x * (to - from) + from: f32 in float, x = (word 0 & (2^24 - 1))
+// / 2^24, from and to rounded to float; f64 in double, x = (words 0-1 & (2^53 - 1)) / 2^53.
+void simd_uniform_f32(float* out, int64_t n, uint64_t seed, uint64_t first_counter, double from,
+                      double to);
 void simd_uniform_f64(double* out, int64_t n, uint64_t seed, uint64_t first_counter, double from,
-                      double span);
-
+                      double to);
 // out[j] = mean + std * z rounded once to the dtype, z the SDK's Box-Muller sample in double.
 void simd_normal_f32(float* out, int64_t n, uint64_t seed, uint64_t first_counter, double mean,
                      double std);

@@ -158,15 +158,6 @@ struct IndexPlan {
   int64_t positions = 1;      // L: the product of the indexed dims' sizes
 };
 
-// `t` with `shape` as a view, or a contiguous copy of it viewed so.
-Tensor view_or_copy(OpContext& ctx, const Tensor& t, const Shape& shape) {
-  static const OpId kCopy = op_id("copy_");
-  if (std::optional<Tensor> v = t.try_view(as_ref(shape))) return *v;
-  Tensor tmp = ctx.empty(as_ref(t.sizes()), t.dtype());
-  ctx.call(kCopy, {tmp, t, false});
-  return tmp.view(as_ref(shape));
-}
-
 // Checks every value of `index` against `size` (dim `dim` of self); returns its smallest.
 int64_t checked_lowest(OpContext& ctx, std::string_view op, const Tensor& index, int64_t dim,
                        int64_t size) {
@@ -238,26 +229,16 @@ IndexPlan plan_indexing(OpContext& ctx, std::string_view op, const Tensor& self,
 Tensor merged_self(OpContext& ctx, const Tensor& self, const IndexPlan& plan) {
   Shape shape{plan.positions};
   shape.insert(shape.end(), plan.rest.begin(), plan.rest.end());
-  return view_or_copy(ctx, self.permute(as_ref(plan.perm)), shape);
+  return reshaped(ctx, self.permute(as_ref(plan.perm)), as_ref(shape));
 }
 
-// The permutation taking [B, before, after] to [before, B, after] (and its inverse).
-Shape b_to_place(int64_t nb, int64_t before, int64_t ndim, bool inverse) {
+// The permutation taking [B, before, after] to [before, B, after].
+Shape b_to_place(int64_t nb, int64_t before, int64_t ndim) {
   Shape order;
-  for (int64_t i = 0; i < before; ++i) order.push_back(inverse ? nb + i : i + nb);
+  for (int64_t i = 0; i < before; ++i) order.push_back(nb + i);
   for (int64_t i = 0; i < nb; ++i) order.push_back(i);
   for (int64_t i = nb + before; i < ndim; ++i) order.push_back(i);
-  if (!inverse) return order;
-  Shape inv(order.size());
-  for (size_t i = 0; i < order.size(); ++i) inv[static_cast<size_t>(order[i])] = int64_t(i);
-  return inv;
-}
-
-Tensor contiguous_copy(OpContext& ctx, const Tensor& t) {
-  static const OpId kCopy = op_id("copy_");
-  Tensor out = ctx.empty(as_ref(t.sizes()), t.dtype());
-  ctx.call(kCopy, {out, t, false});
-  return out;
+  return order;
 }
 
 std::vector<Tensor> index_decompose(OpContext& ctx, std::span<const IValue> args) {
@@ -272,8 +253,7 @@ std::vector<Tensor> index_decompose(OpContext& ctx, std::span<const IValue> args
   const int64_t before = dims_before(plan.dims);
   if (before == 0) return {result};
   const auto nb = static_cast<int64_t>(plan.index_shape.size());
-  return {contiguous_copy(
-      ctx, result.permute(as_ref(b_to_place(nb, before, result.dim(), /*inverse=*/false))))};
+  return {contiguous_copy(ctx, result.permute(as_ref(b_to_place(nb, before, result.dim()))))};
 }
 
 std::vector<Tensor> index_put_decompose(OpContext& ctx, std::span<const IValue> args) {
@@ -290,11 +270,13 @@ std::vector<Tensor> index_put_decompose(OpContext& ctx, std::span<const IValue> 
   Tensor ordered = values.expand(as_ref(target));  // to [B, *rest], as merged_self's rows
   const int64_t before = dims_before(plan.dims);
   const auto nb = static_cast<int64_t>(plan.index_shape.size());
-  if (before > 0) ordered = ordered.permute(as_ref(b_to_place(nb, before, ordered.dim(), true)));
+  if (before > 0)
+    ordered =
+        ordered.permute(as_ref(inverse_permutation(as_ref(b_to_place(nb, before, ordered.dim())))));
   const int64_t n = plan.linear.numel(), row = checked_numel(as_ref(plan.rest));
   const Tensor rows = flattened(ctx, ordered).view({n, row});
   const Tensor base =
-      view_or_copy(ctx, self.permute(as_ref(plan.perm)), Shape{plan.positions, row});
+      reshaped(ctx, self.permute(as_ref(plan.perm)), as_ref(Shape{plan.positions, row}));
   const Tensor written =
       args[3].to_bool()
           ? ctx.call1(kIndexAdd, {base, int64_t{0}, plan.linear, rows, Scalar(int64_t{1})})
@@ -302,10 +284,8 @@ std::vector<Tensor> index_put_decompose(OpContext& ctx, std::span<const IValue> 
                       {base, int64_t{0}, plan.linear.view({n, 1}).expand({n, row}), rows});
   Shape permuted;
   for (const int64_t d : plan.perm) permuted.push_back(self.size(d));
-  Shape inverse(plan.perm.size());
-  for (size_t i = 0; i < plan.perm.size(); ++i)
-    inverse[static_cast<size_t>(plan.perm[i])] = static_cast<int64_t>(i);
-  const Tensor result = written.view(as_ref(permuted)).permute(as_ref(inverse));
+  const Tensor result =
+      written.view(as_ref(permuted)).permute(as_ref(inverse_permutation(as_ref(plan.perm))));
   const bool identity = std::is_sorted(plan.perm.begin(), plan.perm.end());
   return {identity ? result : contiguous_copy(ctx, result)};
 }

@@ -1,6 +1,7 @@
 // Internal: small helpers shared by the decompositions of the op groups (dtype conversion
-// through copy_, flattening to 1-D, the dtype half-precision composites compute in, scalar
-// operands). Header-only; every helper calls operators through OpContext only.
+// through copy_, contiguous copies, reshaping and flattening, inverse permutations, the dtype
+// half-precision composites compute in, scalar operands). Header-only; every helper calls operators
+// through OpContext only.
 #pragma once
 
 #include "backplane/core/catalog.hpp"
@@ -34,14 +35,32 @@ inline Tensor convert_to(OpContext& ctx, const Tensor& t, ScalarType dtype) {
   return out;
 }
 
-// `t` as a 1-D tensor: a view when its strides allow one, else a contiguous copy (copy_).
-inline Tensor flattened(OpContext& ctx, const Tensor& t) {
+// A contiguous copy of `t` (copy_).
+inline Tensor contiguous_copy(OpContext& ctx, const Tensor& t) {
   static const OpId kCopy = op_id("copy_");
+  Tensor out = ctx.empty(as_ref(t.sizes()), t.dtype());
+  ctx.call(kCopy, {out, t, false});
+  return out;
+}
+
+// `t` with `shape`: a view when its strides allow one, else a contiguous copy viewed so.
+inline Tensor reshaped(OpContext& ctx, const Tensor& t, IntArrayRef shape) {
+  if (std::optional<Tensor> v = t.try_view(shape)) return *v;
+  return contiguous_copy(ctx, t).view(shape);
+}
+
+// `t` as a 1-D tensor (reshaped).
+inline Tensor flattened(OpContext& ctx, const Tensor& t) {
   const int64_t n = t.numel();
-  if (std::optional<Tensor> flat = t.try_view({&n, 1})) return *flat;
-  Tensor tmp = ctx.empty(as_ref(t.sizes()), t.dtype());
-  ctx.call(kCopy, {tmp, t, false});
-  return tmp.view({&n, 1});
+  return reshaped(ctx, t, {&n, 1});
+}
+
+// The permutation that undoes `perm` (inverse[perm[i]] = i).
+inline Shape inverse_permutation(IntArrayRef perm) {
+  Shape inverse(perm.size());
+  for (size_t i = 0; i < perm.size(); ++i)
+    inverse[static_cast<size_t>(perm[i])] = static_cast<int64_t>(i);
+  return inverse;
 }
 
 // The dims [first, end) as an int[] argument (the normalized dims of a norm, the batch dims).

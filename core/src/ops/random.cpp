@@ -210,15 +210,12 @@ std::vector<Tensor> native_dropout_decompose(OpContext& ctx, std::span<const IVa
   static const OpId kMulTensor = op_id("mul.Tensor");
   static const OpId kMulScalar = op_id("mul.Scalar");
   static const OpId kFill = op_id("fill_.Scalar");
-  static const OpId kCopy = op_id("copy_");
   const Tensor& input = args[0].tensor();
   const bool train = args[2].is_none() || args[2].to_bool();
   Tensor mask = ctx.empty(as_ref(input.sizes()), ScalarType::Bool);
   if (!train) {
     ctx.call(kFill, {mask, Scalar(true)});
-    Tensor output = ctx.empty(as_ref(input.sizes()), input.dtype());
-    ctx.call(kCopy, {output, input, false});
-    return {output, mask};
+    return {contiguous_copy(ctx, input), mask};
   }
   const double keep = 1.0 - args[1].to_double();
   bernoulli_into(ctx, mask, IValue(keep), args[3], args[4]);

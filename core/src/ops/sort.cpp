@@ -94,17 +94,13 @@ MetaResult topk_meta(const OpDef& op, std::span<IValue> args) {
 
 // The first k of the sorted line, copied out (the outputs own their memory).
 std::vector<Tensor> topk_decompose(OpContext& ctx, std::span<const IValue> args) {
-  static const OpId kCopy = op_id("copy_");
   const Tensor& self = args[0].tensor();
   const std::vector<Tensor> sorted = sort_stable_call(ctx, args[0], args[2], args[3].to_bool());
   if (self.dim() == 0) return sorted;  // PyTorch gives the element for k = 0 and 1 alike
   const int64_t dim = args[2].to_int(), k = args[1].to_int();
   std::vector<Tensor> out;
   for (const Tensor& full : sorted) {
-    const Tensor first_k = full.slice(dim, 0, k);
-    Tensor copy = ctx.empty(as_ref(first_k.sizes()), full.dtype());
-    ctx.call(kCopy, {copy, first_k, false});
-    out.push_back(copy);
+    out.push_back(contiguous_copy(ctx, full.slice(dim, 0, k)));
   }
   return out;
 }

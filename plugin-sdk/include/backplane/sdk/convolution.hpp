@@ -21,6 +21,7 @@
 #include <backplane/sdk/kernel.hpp>
 #include <backplane/sdk/strided_view.hpp>
 
+#include <compare>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -44,6 +45,8 @@ struct ConvGeometry {
   int64_t forward_terms() const { return in_per_group() * kernel_h * kernel_w; }
   int64_t backward_input_terms() const { return out_per_group() * kernel_h * kernel_w; }
   int64_t backward_weight_terms() const { return batch * out_h * out_w; }
+  // Field by field: a geometry can key a cache of prepared convolutions.
+  friend auto operator<=>(const ConvGeometry&, const ConvGeometry&) = default;
 };
 
 namespace detail {

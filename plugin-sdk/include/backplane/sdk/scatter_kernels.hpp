@@ -277,37 +277,34 @@ struct ScatterKernels {
       const std::lock_guard lock(first_bad_mutex);
       if (!first_bad || bad->first < first_bad->first) first_bad = bad;
     };
-    if (checks_while_writing(self, out, r, include_self)) {
-      copy_self(self, out);
+    // Either every index value first (split like the writes), so that a bad one leaves out
+    // (self, in place) untouched, or each one as its line writes it (checks_while_writing).
+    const bool checked = checks_while_writing(self, out, r, include_self);
+    if (!checked) {
+      Split::run(
+          lines,
+          [&](int64_t begin, int64_t end) { keep_first(bad_index(index, dim, size, begin, end)); },
+          len);
+      if (first_bad) check_index_value(op, first_bad->second, dim, size);
+    }
+    copy_self(self, out);
+    auto write = [&](auto checking) {
       visit_dtype(out.dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
         Split::run(
             lines,
             [&](int64_t begin, int64_t end) {
-              keep_first(run_lines<T, true>(index, src, out, dim, r, include_self, begin, end));
+              keep_first(run_lines<T, decltype(checking)::value>(index, src, out, dim, r,
+                                                                 include_self, begin, end));
             },
             len);
       });
-      if (first_bad) check_index_value(op, first_bad->second, dim, size);
-      return;
-    }
-    // Otherwise every index value first (split like the writes), so that a bad one leaves
-    // out (self, in place) untouched.
-    Split::run(
-        lines,
-        [&](int64_t begin, int64_t end) { keep_first(bad_index(index, dim, size, begin, end)); },
-        len);
+    };
+    if (checked)
+      write(std::true_type{});
+    else
+      write(std::false_type{});
     if (first_bad) check_index_value(op, first_bad->second, dim, size);
-    copy_self(self, out);
-    visit_dtype(out.dtype, [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      Split::run(
-          lines,
-          [&](int64_t begin, int64_t end) {
-            run_lines<T, false>(index, src, out, dim, r, include_self, begin, end);
-          },
-          len);
-    });
   }
 
   static void copy_self(const StridedView& self, const StridedView& out) {
