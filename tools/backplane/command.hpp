@@ -25,6 +25,9 @@ void add_ops_command(CLI::App& app, int& exit_code);
 // `backplane conformance`: the conformance suite against one device; `conformance merge`.
 void add_conformance_command(CLI::App& app, int& exit_code);
 
+// `backplane verify`: checks a conformance certificate (seal, plugin file, a rerun).
+void add_verify_command(CLI::App& app, int& exit_code);
+
 // `backplane run`: plugins, the quick suite and the example models on every device.
 void add_run_command(CLI::App& app, int& exit_code);
 

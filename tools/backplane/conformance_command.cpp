@@ -6,12 +6,14 @@
 // so a kernel that crashes or hangs is a recorded failure of its case. Exit code: 0 when
 // nothing failed, crashed, timed out or passed unexpectedly; 1 otherwise or on an error;
 // 2 for a bad command line.
+#include "certificate_context.hpp"
 #include "command.hpp"
-#include "conformance_progress.hpp"
+#include "conformance_runner.hpp"
 #include "plugin_options.hpp"
 #include "program_files.hpp"
 
 #include <backplane/backplane.hpp>
+#include <backplane/conformance/certificate.hpp>
 #include <backplane/conformance/device_checks.hpp>
 #include <backplane/conformance/expectations.hpp>
 #include <backplane/conformance/gradient_checks.hpp>
@@ -48,6 +50,7 @@ struct ConformanceOptions {
   bool full = false;
   std::string expect;
   std::string json, junit, markdown;
+  std::string certificate, sign_key;  // --certificate FILE, --sign-key PEM
   // One worker per core, at most 8: every worker holds its own context on the device, and
   // a GPU shared by dozens of processes spends its time switching between them.
   int jobs = static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 8u));
@@ -59,16 +62,6 @@ struct ConformanceOptions {
   bool worker = false;
   std::vector<std::string> merge_inputs;
 };
-
-// Single quotes for a shell, unless the word needs none.
-std::string shell_quote(const std::string& s) {
-  if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                        "0123456789_./:=,-") == std::string::npos)
-    return s;
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
 
 std::vector<ScalarType> parse_dtype_list(const std::string& text) {
   std::vector<ScalarType> out;
@@ -87,6 +80,21 @@ void write_reports(const cf::Report& report, const ConformanceOptions& o) {
   if (!o.json.empty()) write_file(o.json, cf::to_json(report).dump(2) + "\n", "JSON report");
   if (!o.junit.empty()) write_file(o.junit, cf::to_junit(report), "JUnit report");
   if (!o.markdown.empty()) write_file(o.markdown, cf::to_markdown(report), "Markdown report");
+}
+
+// --certificate FILE: the run sealed (and signed with --sign-key) for someone who did not run
+// it (docs/conformance.md, "Certificates").
+void write_certificate(const cf::Report& report, const std::vector<cf::PlannedCase>& plan,
+                       const ConformanceOptions& o, const std::string& isa) {
+  nlohmann::json certificate = cf::make_certificate(
+      report, certificate_context(report, plan, {o.ops, o.dtypes, o.expect, isa}));
+  std::optional<fs::path> key;
+  if (!o.sign_key.empty()) key = o.sign_key;
+  cf::seal_certificate(certificate, key);
+  write_file(o.certificate, cf::certificate_text(certificate), "certificate");
+  fmt::print("certificate: {} ({}; sha256 {})\n", o.certificate,
+             certificate["integrity"]["seal"].get<std::string>(),
+             certificate["integrity"]["sha256"].get<std::string>());
 }
 
 // Plugin files the workers and repro lines must load: the explicit --plugin files and the
@@ -110,24 +118,6 @@ cf::OpCoverage coverage_of(const OpDef& op, const std::string& backend) {
                                                         : "missing";
   }
   return c;
-}
-
-cf::CaseStatus status_of(const cf::WorkerOutcome& outcome, const cf::Expectation& expectation) {
-  using K = cf::WorkerOutcome::Kind;
-  const bool xfail = expectation.kind == cf::ExpectationKind::Xfail;
-  if (outcome.kind == K::Crashed) return xfail ? cf::CaseStatus::Xfail : cf::CaseStatus::Crashed;
-  if (outcome.kind == K::TimedOut) return xfail ? cf::CaseStatus::Xfail : cf::CaseStatus::Timeout;
-  switch (outcome.run.kind) {
-    case cf::CaseRun::Kind::Passed:
-      return xfail ? cf::CaseStatus::Xpass : cf::CaseStatus::Passed;
-    case cf::CaseRun::Kind::Unsupported:
-      return cf::CaseStatus::Unsupported;
-    case cf::CaseRun::Kind::Blocked:
-      return xfail ? cf::CaseStatus::Xfail : cf::CaseStatus::Blocked;
-    case cf::CaseRun::Kind::Failed:
-      break;
-  }
-  return xfail ? cf::CaseStatus::Xfail : cf::CaseStatus::Failed;
 }
 
 // --verbose: for the single case of --case, or for every case that did not pass, its
@@ -253,67 +243,6 @@ std::string repro_prefix(const ConformanceOptions& o, const fs::path& self, Devi
   return prefix;
 }
 
-// The planned cases that a worker runs, and where each one's result goes in the report.
-struct CasesToRun {
-  std::vector<cf::CaseId> ids;
-  std::vector<size_t> report_index;
-};
-
-// One report entry per planned case; the unsupported ones are final already, the others
-// are returned to be run.
-CasesToRun enter_plan(cf::Report& report, const std::vector<cf::PlannedCase>& plan) {
-  CasesToRun to_run;
-  report.cases.resize(plan.size());
-  for (size_t i = 0; i < plan.size(); ++i) {
-    cf::CaseResult& c = report.cases[i];
-    c.id = plan[i].id.str();
-    c.index = plan[i].index;
-    c.op = plan[i].id.op;
-    c.dtype = plan[i].id.dtype;
-    if (plan[i].expectation.kind != cf::ExpectationKind::None)
-      c.expectation =
-          fmt::format("{} ({})", plan[i].expectation.reason, plan[i].expectation.where());
-    if (plan[i].unsupported) {
-      c.status = cf::CaseStatus::Unsupported;
-      c.message = *plan[i].unsupported;
-    } else {
-      to_run.ids.push_back(plan[i].id);
-      to_run.report_index.push_back(i);
-    }
-  }
-  return to_run;
-}
-
-// A worker: this program again, on the same device, seed, plugins and config.
-std::vector<std::string> worker_argv(const ConformanceOptions& o, const fs::path& self,
-                                     Device device, const std::vector<std::string>& plugins) {
-  std::vector<std::string> argv = {
-      self.string(), "conformance",         "--worker", "--device", device.str(),
-      "--seed",      std::to_string(o.seed)};
-  if (o.verbose) argv.push_back("--verbose");
-  for (const std::string& p : plugins) {
-    argv.push_back("--plugin");
-    argv.push_back(p);
-  }
-  if (!o.plugins.config.empty()) {
-    argv.push_back("--config");
-    argv.push_back(fs::absolute(o.plugins.config).string());
-  }
-  return argv;
-}
-
-void record_outcome(cf::CaseResult& c, const cf::WorkerOutcome& outcome,
-                    const cf::Expectation& expectation, const std::string& repro_prefix) {
-  c.status = status_of(outcome, expectation);
-  c.message = outcome.kind == cf::WorkerOutcome::Kind::Ran ? outcome.run.message : outcome.message;
-  c.max_abs_err = outcome.run.max_abs_err;
-  c.max_ulp = outcome.run.max_ulp;
-  c.compared = outcome.kind == cf::WorkerOutcome::Kind::Ran && outcome.run.compared;
-  c.seconds = outcome.seconds;
-  if (c.status != cf::CaseStatus::Passed && c.status != cf::CaseStatus::Unsupported)
-    c.repro = fmt::format("{} --case {}", repro_prefix, shell_quote(c.id));
-}
-
 // The terminal matrix, then each failure with the line that reruns it; with --case, the
 // case's own verdict when it is not a failure.
 void print_results(const cf::Report& report, const ConformanceOptions& o) {
@@ -340,32 +269,19 @@ int run_suite(const ConformanceOptions& o) {
   cf::Report report = report_header(o, device, attributes);
   const std::vector<cf::PlannedCase> plan = plan_for(o, device);
 
-  const fs::path self = self_program();
-  const std::vector<std::string> plugins = plugin_files(o, report.plugin_path);
+  WorkerSetup setup{self_program(),   device,    o.seed, plugin_files(o, report.plugin_path),
+                    o.plugins.config, o.verbose, o.jobs, o.timeout};
   const std::string isa = device_attribute(attributes, "isa");
-  const std::string rerun = repro_prefix(o, self, device, plugins, isa);
-  const CasesToRun to_run = enter_plan(report, plan);
-
-  cf::WorkerPoolOptions pool;
-  pool.worker_argv = worker_argv(o, self, device, plugins);
-  pool.jobs = o.jobs;
-  pool.timeout_seconds = o.timeout;
-  std::vector<std::string> details(plan.size());
-  ConformanceProgress progress(static_cast<int64_t>(to_run.ids.size()),
-                               ::isatty(STDERR_FILENO) != 0);
-  cf::run_in_workers(to_run.ids, pool, [&](size_t k, const cf::WorkerOutcome& outcome) {
-    const size_t i = to_run.report_index[k];
-    record_outcome(report.cases[i], outcome, plan[i].expectation, rerun);
-    details[i] = outcome.run.details;
-    progress.update(report.cases[i]);
-  });
-  progress.finish();
+  const std::string rerun = repro_prefix(o, setup.self, device, setup.plugin_files, isa);
+  const std::vector<std::string> details = run_plan(report, plan, setup, rerun);
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   write_reports(report, o);
+  if (!o.certificate.empty()) write_certificate(report, plan, o, isa);
   print_results(report, o);
   if (o.verbose) print_explanations(report, plan, details, o.seed);
-  if (!o.emit_repro.empty()) emit_reproducers(report, plan, o, {device.str(), plugins, isa});
+  if (!o.emit_repro.empty())
+    emit_reproducers(report, plan, o, {device.str(), setup.plugin_files, isa});
   fmt::print("time: {:.1f} s\n", report.seconds);
   return report.failed() ? kExitFailure : kExitOk;
 }
@@ -394,6 +310,26 @@ void add_report_options(CLI::App& cmd, ConformanceOptions& o) {
   cmd.add_option("--json", o.json, "Write the JSON report here")->type_name("FILE");
   cmd.add_option("--junit", o.junit, "Write a JUnit XML report here")->type_name("FILE");
   cmd.add_option("--markdown", o.markdown, "Write a Markdown report here")->type_name("FILE");
+  cmd.add_option("--certificate", o.certificate,
+                 "Write a certificate of the run here: the plugin file's SHA-256, versions, "
+                 "device, per-op results and coverage, sealed with a SHA-256 "
+                 "(`backplane verify` checks it)")
+      ->type_name("FILE");
+  cmd.add_option("--sign-key", o.sign_key,
+                 "Sign the certificate with this Ed25519 private key (PEM, e.g. from "
+                 "`openssl genpkey -algorithm ed25519`); without it the seal is a checksum")
+      ->type_name("PEM");
+}
+
+// A certificate covers one whole run, and a bad key is refused before the run, not after.
+void check_certificate_options(const ConformanceOptions& o) {
+  if (!o.sign_key.empty() && o.certificate.empty())
+    throw CLI::ValidationError("--sign-key", "needs --certificate FILE");
+  if (o.certificate.empty()) return;
+  if (!o.case_id.empty() || !o.shard.empty())
+    throw CLI::ValidationError("--certificate",
+                               "a certificate covers a whole run: not with --case or --shard");
+  if (!o.sign_key.empty()) (void)cf::signing_key_fingerprint(o.sign_key);
 }
 
 // How cases run, one case alone (--case, --verbose, --emit-repro), and shards.
@@ -461,6 +397,7 @@ void add_conformance_command(CLI::App& app, int& exit_code) {
       return;
     }
     if (o->plugins.device.empty()) throw CLI::RequiredError("--device");
+    check_certificate_options(*o);
     exit_code = o->worker ? run_worker(*o) : run_suite(*o);
   });
 }

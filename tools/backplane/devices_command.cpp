@@ -1,13 +1,15 @@
-// `backplane devices [--device SEL] [--json] [--config FILE] [--plugin PATH]...`: every device
-// of every loaded backend (or the ones --device picks, in its order) under its canonical
-// selector ("cpu:0") with its properties and dtypes, which one is the default device
-// (bp::default_device()), and the backends that loaded without a device and why.
+// `backplane devices [--device SEL] [--json | --explain] [--config FILE] [--plugin PATH]...`:
+// every device of every loaded backend (or the ones --device picks, in its order) under its
+// canonical selector ("cpu:0") with its properties and dtypes, which one is the default
+// device (bp::default_device()), and the backends that loaded without a device and why.
+// --explain prints how that default was chosen instead (device_choice.hpp).
 // docs/cli.md documents the output and the JSON shape.
 //
 // Exit code: 0, or 1 when a file named with --plugin did not load (failed or refused), as
 // for `backplane info`; that plugin is named on stderr (`backplane info` shows the rest).
 #include "command.hpp"
 #include "device_attributes_text.hpp"
+#include "device_choice.hpp"
 #include "dtype_text.hpp"
 #include "plugin_options.hpp"
 
@@ -33,6 +35,7 @@ namespace {
 
 struct DevicesOptions {
   bool json = false;
+  bool explain = false;
   PluginOptions plugins;
 };
 
@@ -170,9 +173,12 @@ void print_text(const DevicesReport& report) {
 }
 
 int run_devices(const DevicesOptions& options) {
-  const std::vector<LoadedPlugin> plugins = load_plugins(options.plugins).plugins;
+  const LoadedRuntime runtime = load_plugins(options.plugins);
+  const std::vector<LoadedPlugin>& plugins = runtime.plugins;
   const DevicesReport report = gather(options.plugins.device);
-  if (options.json)
+  if (options.explain)
+    fmt::print("{}", explain_device_choice(runtime));
+  else if (options.json)
     fmt::print("{}\n", to_json(report).dump(2));
   else
     print_text(report);
@@ -201,6 +207,12 @@ void add_devices_command(CLI::App& app, int& exit_code) {
       "name, vendor, total_memory, compute_units, architecture, attributes: {key: value}, "
       "host_accessible, dtypes: [name], default}], backends_without_devices: [{backend, plugin, "
       "reason}]}");
+  command
+      ->add_flag("--explain", options->explain,
+                 "Print how the config, the environment and the selector chose the default "
+                 "device: the selector and where it was set, each candidate device kept or "
+                 "dropped and why, and the plugins never opened")
+      ->excludes("--json");
   add_device_option(*command, options->plugins, "Only the devices this selector picks");
   add_plugin_options(*command, options->plugins);
   command->footer(

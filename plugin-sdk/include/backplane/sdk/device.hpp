@@ -148,13 +148,14 @@ inline bp_status device_properties(void* ctx, int32_t index, bp_device_props* ou
   Device& d = device_of(ctx);
   return guard(d.host, [&] {
     // Filled whole here, then copied as far as the caller's struct reaches: a runtime of an
-    // older minor passes a smaller struct without the later members.
+    // older minor passes a smaller struct without the later members. struct_size stays the
+    // caller's (plugin.h): a runtime of a newer minor passes a larger one.
     bp_device_props full{};
     full.struct_size = sizeof full;
     d.properties(index, full);
-    const size_t size = std::min(out->struct_size, sizeof full);
-    std::memcpy(out, &full, size);
-    out->struct_size = size;
+    const size_t caller_size = out->struct_size;
+    std::memcpy(out, &full, std::min(caller_size, sizeof full));
+    out->struct_size = caller_size;
   });
 }
 inline bp_status device_alloc(void* ctx, int32_t index, size_t bytes, size_t alignment,
@@ -195,22 +196,37 @@ inline bp_status device_attributes(void* ctx, int32_t index, char* out, size_t c
 
 // The C device table over a Device (pass the Device* as the backend's ctx). Two static
 // tables: with stream slots for devices that have streams, without (NULL) otherwise.
+// device_attributes is ABI 1.2: built against an older plugin.h (a vendor targeting an
+// older runtime, tests/abi), the table ends before it and Device::attributes goes unasked.
 inline const bp_device_api& device_api(const Device& device) {
-  static const bp_device_api with_streams = {sizeof(bp_device_api),     detail::device_count,
-                                             detail::device_properties, detail::device_alloc,
-                                             detail::device_free,       detail::device_copy,
-                                             detail::stream_create,     detail::stream_destroy,
-                                             detail::synchronize,       detail::device_attributes};
-  static const bp_device_api without_streams = {sizeof(bp_device_api),
-                                                detail::device_count,
-                                                detail::device_properties,
-                                                detail::device_alloc,
-                                                detail::device_free,
-                                                detail::device_copy,
-                                                nullptr,
-                                                nullptr,
-                                                detail::synchronize,
-                                                detail::device_attributes};
+  static const bp_device_api with_streams = {
+    sizeof(bp_device_api),
+    detail::device_count,
+    detail::device_properties,
+    detail::device_alloc,
+    detail::device_free,
+    detail::device_copy,
+    detail::stream_create,
+    detail::stream_destroy,
+    detail::synchronize,
+#if BP_ABI_MINOR >= 2
+    detail::device_attributes
+#endif
+  };
+  static const bp_device_api without_streams = {
+    sizeof(bp_device_api),
+    detail::device_count,
+    detail::device_properties,
+    detail::device_alloc,
+    detail::device_free,
+    detail::device_copy,
+    nullptr,
+    nullptr,
+    detail::synchronize,
+#if BP_ABI_MINOR >= 2
+    detail::device_attributes
+#endif
+  };
   return device.has_streams() ? with_streams : without_streams;
 }
 

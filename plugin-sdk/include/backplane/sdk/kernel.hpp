@@ -287,7 +287,9 @@ class Registrar {
   }
   // The dense entry of an elementwise op's kernel (ABI 1.3, plugin.h's bp_dense_call), after
   // the kernel. Optional: on a host without register_dense_kernel it registers nothing, and
-  // every call runs the kernel.
+  // every call runs the kernel. Absent when built against an older plugin.h (a vendor
+  // targeting an older runtime, tests/abi), which has no bp_dense_call.
+#if BP_ABI_MINOR >= 3
   Registrar& dense(const char* op_name, bp_dtype_mask dtypes, bp_dense_kernel_fn fn,
                    void* kernel_ctx) {
     if (host_->struct_size < offsetof(bp_host_api, register_dense_kernel) + sizeof(void*) ||
@@ -300,6 +302,7 @@ class Registrar {
                                     std::string("register_dense_kernel(") + op_name + ") failed");
     return *this;
   }
+#endif
 
  private:
   const bp_host_api* host_;

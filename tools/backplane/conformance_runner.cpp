@@ -1,0 +1,130 @@
+// Planned conformance cases run in worker processes (conformance_runner.hpp).
+#include "conformance_runner.hpp"
+
+#include "conformance_progress.hpp"
+
+#include <backplane/conformance/worker_pool.hpp>
+
+#include <fmt/format.h>
+
+#include <unistd.h>
+
+namespace bp::cli {
+namespace cf = conformance;
+
+namespace {
+
+cf::CaseStatus status_of(const cf::WorkerOutcome& outcome, const cf::Expectation& expectation) {
+  using K = cf::WorkerOutcome::Kind;
+  const bool xfail = expectation.kind == cf::ExpectationKind::Xfail;
+  if (outcome.kind == K::Crashed) return xfail ? cf::CaseStatus::Xfail : cf::CaseStatus::Crashed;
+  if (outcome.kind == K::TimedOut) return xfail ? cf::CaseStatus::Xfail : cf::CaseStatus::Timeout;
+  switch (outcome.run.kind) {
+    case cf::CaseRun::Kind::Passed:
+      return xfail ? cf::CaseStatus::Xpass : cf::CaseStatus::Passed;
+    case cf::CaseRun::Kind::Unsupported:
+      return cf::CaseStatus::Unsupported;
+    case cf::CaseRun::Kind::Blocked:
+      return xfail ? cf::CaseStatus::Xfail : cf::CaseStatus::Blocked;
+    case cf::CaseRun::Kind::Failed:
+      break;
+  }
+  return xfail ? cf::CaseStatus::Xfail : cf::CaseStatus::Failed;
+}
+
+// The planned cases that a worker runs, and where each one's result goes in the report.
+struct CasesToRun {
+  std::vector<cf::CaseId> ids;
+  std::vector<size_t> report_index;
+};
+
+// One report entry per planned case; the unsupported ones are final already, the others
+// are returned to be run.
+CasesToRun enter_plan(cf::Report& report, const std::vector<cf::PlannedCase>& plan) {
+  CasesToRun to_run;
+  report.cases.resize(plan.size());
+  for (size_t i = 0; i < plan.size(); ++i) {
+    cf::CaseResult& c = report.cases[i];
+    c.id = plan[i].id.str();
+    c.index = plan[i].index;
+    c.op = plan[i].id.op;
+    c.dtype = plan[i].id.dtype;
+    if (plan[i].expectation.kind != cf::ExpectationKind::None)
+      c.expectation =
+          fmt::format("{} ({})", plan[i].expectation.reason, plan[i].expectation.where());
+    if (plan[i].unsupported) {
+      c.status = cf::CaseStatus::Unsupported;
+      c.message = *plan[i].unsupported;
+    } else {
+      to_run.ids.push_back(plan[i].id);
+      to_run.report_index.push_back(i);
+    }
+  }
+  return to_run;
+}
+
+// A worker: this program again, on the same device, seed, plugins and config.
+std::vector<std::string> worker_argv(const WorkerSetup& setup) {
+  std::vector<std::string> argv = {setup.self.string(),
+                                   "conformance",
+                                   "--worker",
+                                   "--device",
+                                   setup.device.str(),
+                                   "--seed",
+                                   std::to_string(setup.seed)};
+  if (setup.verbose) argv.push_back("--verbose");
+  for (const std::string& p : setup.plugin_files) {
+    argv.push_back("--plugin");
+    argv.push_back(p);
+  }
+  if (!setup.config.empty()) {
+    argv.push_back("--config");
+    argv.push_back(std::filesystem::absolute(setup.config).string());
+  }
+  return argv;
+}
+
+void record_outcome(cf::CaseResult& c, const cf::WorkerOutcome& outcome,
+                    const cf::Expectation& expectation, const std::string& repro_prefix) {
+  c.status = status_of(outcome, expectation);
+  c.message = outcome.kind == cf::WorkerOutcome::Kind::Ran ? outcome.run.message : outcome.message;
+  c.max_abs_err = outcome.run.max_abs_err;
+  c.max_ulp = outcome.run.max_ulp;
+  c.compared = outcome.kind == cf::WorkerOutcome::Kind::Ran && outcome.run.compared;
+  c.seconds = outcome.seconds;
+  if (c.status != cf::CaseStatus::Passed && c.status != cf::CaseStatus::Unsupported)
+    c.repro = fmt::format("{} --case {}", repro_prefix, shell_quote(c.id));
+}
+
+}  // namespace
+
+std::string shell_quote(const std::string& s) {
+  if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                        "0123456789_./:=,-") == std::string::npos)
+    return s;
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+std::vector<std::string> run_plan(cf::Report& report, const std::vector<cf::PlannedCase>& plan,
+                                  const WorkerSetup& setup, const std::string& repro_prefix) {
+  const CasesToRun to_run = enter_plan(report, plan);
+  cf::WorkerPoolOptions pool;
+  pool.worker_argv = worker_argv(setup);
+  pool.jobs = setup.jobs;
+  pool.timeout_seconds = setup.timeout_seconds;
+  std::vector<std::string> details(plan.size());
+  ConformanceProgress progress(static_cast<int64_t>(to_run.ids.size()),
+                               ::isatty(STDERR_FILENO) != 0);
+  cf::run_in_workers(to_run.ids, pool, [&](size_t k, const cf::WorkerOutcome& outcome) {
+    const size_t i = to_run.report_index[k];
+    record_outcome(report.cases[i], outcome, plan[i].expectation, repro_prefix);
+    details[i] = outcome.run.details;
+    progress.update(report.cases[i]);
+  });
+  progress.finish();
+  return details;
+}
+
+}  // namespace bp::cli
