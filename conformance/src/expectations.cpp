@@ -6,6 +6,7 @@
 
 #include <toml++/toml.h>
 
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -47,43 +48,70 @@ class Reader {
     BP_FAIL(ErrorCode::Parse, "{}:{}: {}", file_, where.begin.line, what);
   }
 
-  // One [[section]] entry: `cases` (a glob or a non-empty list of globs) and `reason`.
+  // One [[section]] entry: `cases` (a glob or a non-empty list of globs) and `reason`; a
+  // [[nondeterministic]] entry also `atol` and optionally `rtol`.
   void read_entry(ExpectationKind kind, std::string_view section, const toml::table& entry,
                   std::vector<Expectations::Rule>& out) const {
     const toml::node* cases = nullptr;
     const toml::node* reason = nullptr;
+    Expectations::Rule rule{kind, "", "", file_, 0, 0.0, 0.0};
+    bool has_atol = false;
+    const bool tolerant = kind == ExpectationKind::Nondeterministic;
     for (auto&& [key, value] : entry) {
       if (key.str() == "cases") {
         cases = &value;
       } else if (key.str() == "reason") {
         reason = &value;
+      } else if (tolerant && (key.str() == "atol" || key.str() == "rtol")) {
+        (key.str() == "atol" ? rule.atol : rule.rtol) = tolerance(section, key.str(), value);
+        has_atol = has_atol || key.str() == "atol";
       } else {
-        fail(key.source(), fmt::format("[[{}]]: unknown key '{}' (expected 'cases' and 'reason')",
-                                       section, key.str()));
+        fail(key.source(), fmt::format("[[{}]]: unknown key '{}' (expected {})", section, key.str(),
+                                       tolerant ? "'cases', 'reason', 'atol' and 'rtol'"
+                                                : "'cases' and 'reason'"));
       }
     }
     if (cases == nullptr) fail(entry.source(), fmt::format("[[{}]]: missing 'cases'", section));
     if (reason == nullptr) fail(entry.source(), fmt::format("[[{}]]: missing 'reason'", section));
+    if (tolerant && !has_atol)
+      fail(entry.source(), fmt::format("[[{}]]: missing 'atol' (the largest difference allowed "
+                                       "between two runs; 0 for bitwise)",
+                                       section));
     if (!reason->is_string()) {
       fail(reason->source(), fmt::format("[[{}]]: 'reason' must be a string, not {}", section,
                                          type_name(reason->type())));
     }
-    const std::string& reason_text = reason->as_string()->get();
+    rule.reason = reason->as_string()->get();
     // A reason is what the report shows next to every matching case; blank says nothing.
-    if (reason_text.find_first_not_of(" \t\r\n") == std::string::npos) {
+    if (rule.reason.find_first_not_of(" \t\r\n") == std::string::npos) {
       fail(reason->source(), fmt::format("[[{}]]: 'reason' is empty", section));
     }
+    read_globs(section, *cases, rule, out);
+  }
 
+  // A tolerance of a [[nondeterministic]] entry: a finite number >= 0.
+  double tolerance(std::string_view section, std::string_view key, const toml::node& value) const {
+    const std::optional<double> v = value.value<double>();
+    if (!v || !std::isfinite(*v) || *v < 0)
+      fail(value.source(),
+           fmt::format("[[{}]]: '{}' must be a number >= 0, not {}", section, key,
+                       value.is_number() ? "a negative one" : type_name(value.type())));
+    return *v;
+  }
+
+  // `cases`: one glob or a non-empty list; one rule per glob, at the glob's line.
+  void read_globs(std::string_view section, const toml::node& cases, Expectations::Rule rule,
+                  std::vector<Expectations::Rule>& out) const {
     std::vector<const toml::node*> globs;
-    if (cases->is_string()) {
-      globs.push_back(cases);
-    } else if (const toml::array* list = cases->as_array()) {
-      if (list->empty()) fail(cases->source(), fmt::format("[[{}]]: 'cases' is empty", section));
+    if (cases.is_string()) {
+      globs.push_back(&cases);
+    } else if (const toml::array* list = cases.as_array()) {
+      if (list->empty()) fail(cases.source(), fmt::format("[[{}]]: 'cases' is empty", section));
       for (const toml::node& item : *list) globs.push_back(&item);
     } else {
-      fail(cases->source(),
+      fail(cases.source(),
            fmt::format("[[{}]]: 'cases' must be a string or an array of strings, not {}", section,
-                       type_name(cases->type())));
+                       type_name(cases.type())));
     }
     for (const toml::node* glob : globs) {
       if (!glob->is_string()) {
@@ -95,20 +123,24 @@ class Reader {
         fail(glob->source(),
              fmt::format("[[{}]]: 'cases': bad glob '{}': {}", section, text, *error));
       }
-      out.push_back({kind, text, reason_text, file_, static_cast<int>(glob->source().begin.line)});
+      rule.glob = text;
+      rule.line = static_cast<int>(glob->source().begin.line);
+      out.push_back(rule);
     }
   }
 
   std::vector<Expectations::Rule> read(const toml::table& root) const {
-    std::vector<Expectations::Rule> unsupported, xfail;
+    std::vector<Expectations::Rule> unsupported, xfail, nondeterministic;
     for (auto&& [key, value] : root) {
       const std::string_view section = key.str();
       ExpectationKind kind = ExpectationKind::None;
       if (section == "unsupported") kind = ExpectationKind::Unsupported;
       if (section == "xfail") kind = ExpectationKind::Xfail;
+      if (section == "nondeterministic") kind = ExpectationKind::Nondeterministic;
       if (kind == ExpectationKind::None) {
-        fail(key.source(),
-             fmt::format("unknown section '{}' (expected [[unsupported]] or [[xfail]])", section));
+        fail(key.source(), fmt::format("unknown section '{}' (expected [[unsupported]], [[xfail]] "
+                                       "or [[nondeterministic]])",
+                                       section));
       }
       const toml::array* entries = value.as_array();
       bool all_tables = entries != nullptr;
@@ -121,11 +153,15 @@ class Reader {
       }
       for (const toml::node& entry : *entries) {
         read_entry(kind, section, *entry.as_table(),
-                   kind == ExpectationKind::Unsupported ? unsupported : xfail);
+                   kind == ExpectationKind::Unsupported ? unsupported
+                   : kind == ExpectationKind::Xfail     ? xfail
+                                                        : nondeterministic);
       }
     }
-    // Matching takes the first rule that matches, so unsupported rules go first.
+    // Matching takes the first rule that matches, so unsupported rules go first; the
+    // nondeterministic ones are matched on their own (nondeterminism()).
     unsupported.insert(unsupported.end(), xfail.begin(), xfail.end());
+    unsupported.insert(unsupported.end(), nondeterministic.begin(), nondeterministic.end());
     return unsupported;
   }
 
@@ -235,6 +271,7 @@ Outcome classify(bool passed, const Expectation& expectation) {
     case ExpectationKind::Xfail:
       return passed ? Outcome::Xpass : Outcome::Xfail;
     case ExpectationKind::None:
+    case ExpectationKind::Nondeterministic:  // never a case's verdict (match() skips it)
       break;
   }
   return passed ? Outcome::Passed : Outcome::Failed;
@@ -268,6 +305,8 @@ std::string_view to_string(ExpectationKind kind) {
       return "unsupported";
     case ExpectationKind::Xfail:
       return "xfail";
+    case ExpectationKind::Nondeterministic:
+      return "nondeterministic";
   }
   return "?";
 }
@@ -344,9 +383,17 @@ Expectation Expectations::match(std::string_view case_id) const {
 Expectation Expectations::match(const CaseId& case_id) const {
   const std::string id = case_id.str();
   for (const Rule& rule : rules_) {
+    if (rule.kind == ExpectationKind::Nondeterministic) continue;
     if (glob_match(rule.glob, id)) return {rule.kind, rule.reason, rule.glob, rule.file, rule.line};
   }
   return {};
+}
+
+std::optional<Expectations::Rule> Expectations::nondeterminism(const CaseId& case_id) const {
+  const std::string id = case_id.str();
+  for (const Rule& rule : rules_)
+    if (rule.kind == ExpectationKind::Nondeterministic && glob_match(rule.glob, id)) return rule;
+  return std::nullopt;
 }
 
 }  // namespace bp::conformance

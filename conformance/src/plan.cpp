@@ -57,6 +57,47 @@ void add_gradient_checks(std::vector<CaseId>& ids, const std::optional<CaseId>& 
   }
 }
 
+// The --perf set of one op: in f32 when the op allows it (else its first dtype the
+// selection keeps), its first kPerfSamples samples named large_* (the records' large
+// sizes), then its other full-suite ones, or its last quick one when it has neither; never
+// an error input. A fixed set, the same on every device, so two runs compare case by case.
+constexpr size_t kPerfSamples = 3;
+
+void add_perf_cases(std::vector<CaseId>& ids, const OpRecord& record,
+                    const std::vector<ScalarType>& dtypes) {
+  std::optional<ScalarType> dtype;
+  for (ScalarType t : record.dtypes)
+    if (dtypes.empty() || std::find(dtypes.begin(), dtypes.end(), t) != dtypes.end())
+      if (!dtype || t == ScalarType::Float32) dtype = t;
+  if (!dtype) return;
+  std::vector<std::string> large, full;
+  std::optional<std::string> last_quick;
+  for (const Sample& s : record.samples(*dtype)) {
+    if (s.expect_error) continue;
+    if (s.name.rfind("large", 0) == 0)
+      large.push_back(s.name);
+    else if (!s.quick)
+      full.push_back(s.name);
+    else
+      last_quick = s.name;
+  }
+  large.insert(large.end(), full.begin(), full.end());
+  if (large.empty() && last_quick) large.push_back(*last_quick);
+  large.resize(std::min(large.size(), kPerfSamples));
+  for (const std::string& name : large)
+    ids.push_back(CaseId::make(record.op, dtype_name(*dtype), name));
+}
+
+std::optional<std::regex> ops_regex(const std::optional<std::string>& text) {
+  if (!text) return std::nullopt;
+  try {
+    return std::regex(*text, std::regex::ECMAScript);
+  } catch (const std::regex_error& e) {
+    BP_FAIL(ErrorCode::InvalidArgument, "--ops '{}' is not a valid regular expression: {}", *text,
+            e.what());
+  }
+}
+
 }  // namespace
 
 void parse_shard(std::string_view text, int& index, int& count) {
@@ -76,15 +117,7 @@ void parse_shard(std::string_view text, int& index, int& count) {
 }
 
 std::vector<PlannedCase> plan_cases(const SuiteOptions& options, const Expectations& expectations) {
-  std::optional<std::regex> ops;
-  if (options.ops) {
-    try {
-      ops.emplace(*options.ops, std::regex::ECMAScript);
-    } catch (const std::regex_error& e) {
-      BP_FAIL(ErrorCode::InvalidArgument, "--ops '{}' is not a valid regular expression: {}",
-              *options.ops, e.what());
-    }
-  }
+  const std::optional<std::regex> ops = ops_regex(options.ops);
   std::optional<CaseId> only;
   if (options.case_id) only = CaseId::parse(*options.case_id);
   const DeviceInfo info = device_info(options.device);
@@ -94,6 +127,10 @@ std::vector<PlannedCase> plan_cases(const SuiteOptions& options, const Expectati
   for (const OpRecord& record : op_records()) {
     if (only && only->op != record.op) continue;
     if (!only && ops && !std::regex_search(record.op, *ops)) continue;
+    if (options.perf && !only) {
+      add_perf_cases(ids, record, options.dtypes);
+      continue;
+    }
     for (ScalarType dtype : record.dtypes) {
       if (!only && !options.dtypes.empty() &&
           std::find(options.dtypes.begin(), options.dtypes.end(), dtype) == options.dtypes.end())
@@ -104,8 +141,10 @@ std::vector<PlannedCase> plan_cases(const SuiteOptions& options, const Expectati
       }
     }
   }
-  add_device_checks(ids, options, only, ops);
-  add_gradient_checks(ids, only, ops);
+  if (!options.perf) {  // timing them says nothing about the device's kernels
+    add_device_checks(ids, options, only, ops);
+    add_gradient_checks(ids, only, ops);
+  }
   BP_CHECK(!only || !ids.empty(), ErrorCode::InvalidArgument, "--case '{}': no such case",
            *options.case_id);
 
@@ -113,8 +152,9 @@ std::vector<PlannedCase> plan_cases(const SuiteOptions& options, const Expectati
   for (size_t i = 0; i < ids.size(); ++i) {
     if (static_cast<int>(i % static_cast<size_t>(options.shard_count)) != options.shard_index)
       continue;
-    PlannedCase c{std::move(ids[i]), static_cast<int64_t>(i), std::nullopt, {}};
+    PlannedCase c{std::move(ids[i]), static_cast<int64_t>(i), std::nullopt, {}, std::nullopt};
     c.expectation = expectations.match(c.id);
+    c.nondeterministic = expectations.nondeterminism(c.id);
     if (c.expectation.kind == ExpectationKind::Unsupported) {
       c.unsupported = fmt::format("{} ({})", c.expectation.reason, c.expectation.where());
     } else if (c.id.op == kGradientCheckOp) {

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -115,6 +116,61 @@ double Report::composite_coverage() const {
   return total == 0 ? 0.0 : static_cast<double>(covered) / static_cast<double>(total);
 }
 
+double perf_ratio(const Report& report, const CaseResult& c) {
+  if (c.median_seconds <= 0 || c.baseline_seconds <= 0) return 0.0;
+  const double floor = report.perf_floor_seconds;
+  return std::max(c.median_seconds, floor) / std::max(c.baseline_seconds, floor);
+}
+
+std::vector<OpPerf> perf_by_op(const Report& report) {
+  std::vector<OpPerf> out;
+  std::map<std::string, size_t> at;
+  std::vector<std::pair<double, int64_t>> logs;  // sum of log ratios, count
+  for (const CaseResult& c : report.cases) {
+    if (c.median_seconds <= 0) continue;
+    const auto [it, inserted] = at.emplace(c.op, out.size());
+    if (inserted) {
+      out.push_back({c.op});
+      logs.emplace_back(0.0, 0);
+    }
+    OpPerf& p = out[it->second];
+    ++p.cases;
+    p.median_seconds += c.median_seconds;
+    if (const double ratio = perf_ratio(report, c); ratio > 0) {
+      p.baseline_seconds += c.baseline_seconds;
+      logs[it->second].first += std::log(ratio);
+      ++logs[it->second].second;
+    }
+  }
+  for (size_t i = 0; i < out.size(); ++i)
+    if (logs[i].second > 0)
+      out[i].ratio = std::exp(logs[i].first / static_cast<double>(logs[i].second));
+  return out;
+}
+
+namespace {
+
+void read_perf(const nlohmann::json& perf, Report& r) {
+  r.perf_baseline = perf.value("baseline", "");
+  r.perf_threshold = perf.value("threshold", 0.0);
+  r.perf_floor_seconds = perf.value("floor_seconds", 0.0);
+}
+
+nlohmann::json perf_json(const Report& report) {
+  nlohmann::json ops = nlohmann::json::object();
+  for (const OpPerf& p : perf_by_op(report))
+    ops[p.op] = {{"cases", p.cases},
+                 {"median_seconds", p.median_seconds},
+                 {"baseline_seconds", p.baseline_seconds},
+                 {"ratio", p.ratio}};
+  return {{"baseline", report.perf_baseline},
+          {"threshold", report.perf_threshold},
+          {"floor_seconds", report.perf_floor_seconds},
+          {"ops", std::move(ops)}};
+}
+
+}  // namespace
+
 nlohmann::json to_json(const Report& report) {
   const Summary s = report.summary();
   nlohmann::json j;
@@ -164,9 +220,13 @@ nlohmann::json to_json(const Report& report) {
                         {"repro", c.repro}};
     if (!c.message.empty()) k["message"] = c.message;
     if (!c.expectation.empty()) k["expectation"] = c.expectation;
+    if (c.median_seconds > 0) k["median_seconds"] = c.median_seconds;
+    if (c.baseline_seconds > 0) k["baseline_seconds"] = c.baseline_seconds;
+    if (!c.determinism.empty()) k["determinism"] = c.determinism;
     cases.push_back(std::move(k));
   }
   j["cases"] = std::move(cases);
+  if (report.perf_threshold > 0) j["perf"] = perf_json(report);
   return j;
 }
 
@@ -195,6 +255,7 @@ Report report_from_json(const nlohmann::json& j, std::string_view source) {
   r.suite = field<std::string>(j, "suite", source, "the report");
   r.shard = j.value("shard", "");
   r.seconds = j.value("seconds", 0.0);
+  if (j.contains("perf")) read_perf(j.at("perf"), r);
   const nlohmann::json coverage = field<nlohmann::json>(j, "coverage", source, "the report");
   for (const nlohmann::json& op : field<nlohmann::json>(coverage, "ops", source, "\"coverage\""))
     r.ops.push_back({field<std::string>(op, "op", source, "a coverage entry"),
@@ -219,6 +280,9 @@ Report report_from_json(const nlohmann::json& j, std::string_view source) {
     c.repro = k.value("repro", "");
     c.message = k.value("message", "");
     c.expectation = k.value("expectation", "");
+    c.median_seconds = k.value("median_seconds", 0.0);
+    c.baseline_seconds = k.value("baseline_seconds", 0.0);
+    c.determinism = k.value("determinism", "");
     r.cases.push_back(std::move(c));
   }
   return r;

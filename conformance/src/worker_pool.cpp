@@ -1,6 +1,9 @@
 // Worker processes with per-case timeouts (worker_pool.hpp).
 #include "backplane/conformance/worker_pool.hpp"
 
+#include "backplane/conformance/device_checks.hpp"
+#include "backplane/conformance/gradient_checks.hpp"
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -9,6 +12,7 @@
 #include <cstring>
 #include <deque>
 #include <iostream>
+#include <limits>
 #include <optional>
 
 #include <fcntl.h>
@@ -139,6 +143,12 @@ CaseRun parse_result(const nlohmann::json& j) {
   run.max_ulp = j.value("max_ulp", int64_t{0});
   run.compared = j.value("compared", false);
   run.details = j.value("details", "");
+  run.median_seconds = j.value("median_seconds", 0.0);
+  if (j.contains("repeat")) {
+    const nlohmann::json& r = j.at("repeat");
+    run.repeat = Repeatability{r.value("bitwise_equal", false), r.value("max_abs_diff", 0.0),
+                               r.value("max_rel_diff", 0.0), r.value("first_difference", "")};
+  }
   return run;
 }
 
@@ -404,9 +414,44 @@ void let_crash_signals_kill() {
   for (const int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL}) std::signal(sig, SIG_DFL);
 }
 
+// One case as the mode says: timed only (--perf), or run and compared, then repeated when
+// it passed (--determinism).
+CaseRun run_in_mode(const CaseId& id, Device device, uint64_t suite_seed, const WorkerMode& mode) {
+  if (mode.perf_repetitions > 0) {
+    CaseRun run;
+    run.median_seconds = time_case(id, device, suite_seed, mode.perf_repetitions).median_seconds;
+    return run;
+  }
+  CaseRun run = run_case(id, device, suite_seed, mode.explain);
+  const bool op_case = id.op != kDeviceApiOp && id.op != kGradientCheckOp;
+  if (mode.determinism && op_case && run.kind == CaseRun::Kind::Passed && run.compared)
+    run.repeat = repeat_case(id, device, suite_seed);
+  return run;
+}
+
+void result_json(const CaseRun& run, nlohmann::json& j) {
+  constexpr double kLargest = std::numeric_limits<double>::max();
+  j["kind"] = run.kind == CaseRun::Kind::Passed        ? "passed"
+              : run.kind == CaseRun::Kind::Unsupported ? "unsupported"
+              : run.kind == CaseRun::Kind::Blocked     ? "blocked"
+                                                       : "failed";
+  j["message"] = run.message;
+  j["max_abs_err"] = run.max_abs_err;
+  j["max_ulp"] = run.max_ulp;
+  j["compared"] = run.compared;
+  if (!run.details.empty()) j["details"] = run.details;
+  if (run.median_seconds > 0) j["median_seconds"] = run.median_seconds;
+  if (run.repeat)
+    j["repeat"] = {{"bitwise_equal", run.repeat->bitwise_equal},
+                   // JSON has no infinity: a NaN against a number is the largest double.
+                   {"max_abs_diff", std::min(run.repeat->max_abs_diff, kLargest)},
+                   {"max_rel_diff", run.repeat->max_rel_diff},
+                   {"first_difference", run.repeat->first_difference}};
+}
+
 }  // namespace
 
-int worker_loop(Device device, uint64_t suite_seed, int result_fd, bool explain) {
+int worker_loop(Device device, uint64_t suite_seed, int result_fd, const WorkerMode& mode) {
   let_crash_signals_kill();
   auto emit = [result_fd](const nlohmann::json& j) {
     const std::string line =
@@ -427,16 +472,11 @@ int worker_loop(Device device, uint64_t suite_seed, int result_fd, bool explain)
     const auto start = Clock::now();
     nlohmann::json j;
     try {
-      const CaseRun run = run_case(CaseId::parse(text), device, suite_seed, explain);
-      j["kind"] = run.kind == CaseRun::Kind::Passed        ? "passed"
-                  : run.kind == CaseRun::Kind::Unsupported ? "unsupported"
-                  : run.kind == CaseRun::Kind::Blocked     ? "blocked"
-                                                           : "failed";
-      j["message"] = run.message;
-      j["max_abs_err"] = run.max_abs_err;
-      j["max_ulp"] = run.max_ulp;
-      j["compared"] = run.compared;
-      if (!run.details.empty()) j["details"] = run.details;
+      result_json(run_in_mode(CaseId::parse(text), device, suite_seed, mode), j);
+    } catch (const Error& e) {
+      j["kind"] = e.code() == ErrorCode::NotImplemented && mode.perf_repetitions > 0 ? "unsupported"
+                                                                                     : "failed";
+      j["message"] = fmt::format("the suite could not run the case: {}", e.what());
     } catch (const std::exception& e) {
       j["kind"] = "failed";
       j["message"] = fmt::format("the suite could not run the case: {}", e.what());

@@ -123,5 +123,5 @@ TEST_CASE("a signed certificate, and a bad key refused before the run") {
 
   const ProgramResult sharded = certify(kTemplate, cert, {"--shard", "0/2"});
   CHECK(sharded.exit_code == 2);
-  CHECK(sharded.err.find("a certificate covers a whole run") != std::string::npos);
+  CHECK(sharded.err.find("a certificate covers a whole conformance run") != std::string::npos);
 }

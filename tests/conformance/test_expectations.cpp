@@ -221,9 +221,11 @@ TEST_CASE("expectations: errors name file, line and key") {
 
 TEST_CASE("expectations: errors in sections") {
   CHECK(parse_error("[[xfial]]\ncases = \"a/b/*\"\nreason = \"r\"\n") ==
-        "vendor.toml:1: unknown section 'xfial' (expected [[unsupported]] or [[xfail]])");
+        "vendor.toml:1: unknown section 'xfial' (expected [[unsupported]], [[xfail]] or "
+        "[[nondeterministic]])");
   CHECK(parse_error("\nreason = \"r\"\n") ==
-        "vendor.toml:2: unknown section 'reason' (expected [[unsupported]] or [[xfail]])");
+        "vendor.toml:2: unknown section 'reason' (expected [[unsupported]], [[xfail]] or "
+        "[[nondeterministic]])");
   CHECK(parse_error("# one table, not an array of tables\n[xfail]\ncases = \"a/b/*\"\n"
                     "reason = \"r\"\n") ==
         "vendor.toml:2: 'xfail' must be an array of tables: write [[xfail]], not a table");
@@ -273,4 +275,42 @@ TEST_CASE("expectations: load reads a file and names it") {
     CHECK(e.code() == bp::ErrorCode::InvalidArgument);
     CHECK(std::string(e.what()) == "expectations file '" + path.string() + "' cannot be read");
   }
+}
+
+TEST_CASE("expectations: [[nondeterministic]] entries declare a tolerance, apart from verdicts") {
+  const Expectations e = Expectations::parse(R"(
+[[xfail]]
+cases = "index_add/f32/*"
+reason = "a known bug"
+[[nondeterministic]]
+cases = ["index_add/*/*", "scatter_add/f32/*"]
+reason = "float atomics"
+atol = 1e-5
+rtol = 1e-6
+)",
+                                             "vendor.toml");
+  const auto rule = e.nondeterminism(bp::conformance::CaseId::parse("index_add/f32/large"));
+  REQUIRE(rule.has_value());
+  CHECK(rule->atol == 1e-5);
+  CHECK(rule->rtol == 1e-6);
+  CHECK(rule->reason == "float atomics");
+  CHECK(rule->line == 6);
+  CHECK(e.nondeterminism(bp::conformance::CaseId::parse("scatter_add/f32/x")).has_value());
+  CHECK_FALSE(e.nondeterminism(bp::conformance::CaseId::parse("scatter_add/f64/x")).has_value());
+  // The verdict of a case is still its [[xfail]] entry, never the declaration.
+  CHECK(e.match("index_add/f32/large").kind == ExpectationKind::Xfail);
+  CHECK(e.match("index_add/f64/large").kind == ExpectationKind::None);
+
+  CHECK_THROWS_WITH_AS(
+      Expectations::parse("[[nondeterministic]]\ncases = \"a/*/*\"\nreason = \"r\"\n", "v.toml"),
+      doctest::Contains("v.toml:1: [[nondeterministic]]: missing 'atol'"), bp::Error);
+  CHECK_THROWS_WITH_AS(Expectations::parse("[[nondeterministic]]\ncases = \"a/*/*\"\nreason = "
+                                           "\"r\"\natol = -1.0\n",
+                                           "v.toml"),
+                       doctest::Contains("v.toml:4: [[nondeterministic]]: 'atol' must be a number "
+                                         ">= 0, not a negative one"),
+                       bp::Error);
+  CHECK_THROWS_WITH_AS(
+      Expectations::parse("[[xfail]]\ncases = \"a/*/*\"\nreason = \"r\"\natol = 1.0\n", "v.toml"),
+      doctest::Contains("v.toml:4: [[xfail]]: unknown key 'atol'"), bp::Error);
 }

@@ -8,6 +8,7 @@
 // 2 for a bad command line.
 #include "certificate_context.hpp"
 #include "command.hpp"
+#include "conformance_perf.hpp"
 #include "conformance_runner.hpp"
 #include "plugin_options.hpp"
 #include "program_files.hpp"
@@ -51,6 +52,13 @@ struct ConformanceOptions {
   std::string expect;
   std::string json, junit, markdown;
   std::string certificate, sign_key;  // --certificate FILE, --sign-key PEM
+  // --perf [--baseline FILE --perf-threshold R --perf-floor S --perf-repetitions N]
+  bool perf = false;
+  std::string baseline;
+  double perf_threshold = 1.5;
+  double perf_floor = 20e-6;
+  int perf_repetitions = 7;
+  bool determinism = false;
   // One worker per core, at most 8: every worker holds its own context on the device, and
   // a GPU shared by dozens of processes spends its time switching between them.
   int jobs = static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 8u));
@@ -157,10 +165,14 @@ void emit_reproducers(const cf::Report& report, const std::vector<cf::PlannedCas
   }
 }
 
+cf::WorkerMode worker_mode(const ConformanceOptions& o) {
+  return {o.verbose, o.perf ? o.perf_repetitions : 0, o.determinism};
+}
+
 int run_worker(const ConformanceOptions& o) {
   (void)load_plugins(o.plugins);
   // The parent resolved the selector: a worker's --device is one device.
-  return cf::worker_loop(Device::parse(o.plugins.device), o.seed, 3, o.verbose);
+  return cf::worker_loop(Device::parse(o.plugins.device), o.seed, 3, worker_mode(o));
 }
 
 int run_merge(const ConformanceOptions& o) {
@@ -219,6 +231,7 @@ std::vector<cf::PlannedCase> plan_for(const ConformanceOptions& o, Device device
   suite.device = device;
   suite.seed = o.seed;
   suite.full = o.full;
+  suite.perf = o.perf;
   if (!o.ops.empty()) suite.ops = o.ops;
   suite.dtypes = parse_dtype_list(o.dtypes);
   if (!o.case_id.empty()) suite.case_id = o.case_id;
@@ -240,6 +253,13 @@ std::string repro_prefix(const ConformanceOptions& o, const fs::path& self, Devi
     prefix += " --config " + shell_quote(fs::absolute(o.plugins.config).string());
   for (const std::string& p : plugins) prefix += " --plugin " + shell_quote(p);
   prefix += fmt::format(" --seed {}", o.seed);
+  if (o.perf)
+    prefix += fmt::format(
+        " --perf --perf-threshold {} --perf-floor {}{}", o.perf_threshold, o.perf_floor,
+        o.baseline.empty() ? "" : " --baseline " + shell_quote(fs::absolute(o.baseline).string()));
+  if (o.determinism)
+    prefix += " --determinism" +
+              (o.expect.empty() ? "" : " --expect " + shell_quote(fs::absolute(o.expect).string()));
   return prefix;
 }
 
@@ -269,16 +289,25 @@ int run_suite(const ConformanceOptions& o) {
   cf::Report report = report_header(o, device, attributes);
   const std::vector<cf::PlannedCase> plan = plan_for(o, device);
 
-  WorkerSetup setup{self_program(),   device,    o.seed, plugin_files(o, report.plugin_path),
-                    o.plugins.config, o.verbose, o.jobs, o.timeout};
+  WorkerSetup setup{self_program(),   device,         o.seed, plugin_files(o, report.plugin_path),
+                    o.plugins.config, worker_mode(o), o.jobs, o.timeout};
+  // Timed cases run one at a time: parallel workers would time each other.
+  if (o.perf) setup.jobs = 1;
   const std::string isa = device_attribute(attributes, "isa");
   const std::string rerun = repro_prefix(o, setup.self, device, setup.plugin_files, isa);
   const std::vector<std::string> details = run_plan(report, plan, setup, rerun);
+  if (o.perf) {
+    report.perf_threshold = o.perf_threshold;
+    report.perf_floor_seconds = o.perf_floor;
+    if (!o.baseline.empty()) compare_with_baseline(report, o.baseline, rerun);
+  }
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   write_reports(report, o);
   if (!o.certificate.empty()) write_certificate(report, plan, o, isa);
   print_results(report, o);
+  if (o.perf) fmt::print("{}", perf_table(report));
+  if (o.determinism) fmt::print("{}", determinism_summary(report));
   if (o.verbose) print_explanations(report, plan, details, o.seed);
   if (!o.emit_repro.empty())
     emit_reproducers(report, plan, o, {device.str(), setup.plugin_files, isa});
@@ -326,9 +355,10 @@ void check_certificate_options(const ConformanceOptions& o) {
   if (!o.sign_key.empty() && o.certificate.empty())
     throw CLI::ValidationError("--sign-key", "needs --certificate FILE");
   if (o.certificate.empty()) return;
-  if (!o.case_id.empty() || !o.shard.empty())
+  if (!o.case_id.empty() || !o.shard.empty() || o.perf)
     throw CLI::ValidationError("--certificate",
-                               "a certificate covers a whole run: not with --case or --shard");
+                               "a certificate covers a whole conformance run: "
+                               "not with --case, --shard or --perf");
   if (!o.sign_key.empty()) (void)cf::signing_key_fingerprint(o.sign_key);
 }
 
@@ -362,6 +392,38 @@ void add_run_options(CLI::App& cmd, ConformanceOptions& o) {
   cmd.add_flag("--worker", o.worker, "internal: run cases read from stdin")->group("");
 }
 
+// Speed and repeatability (docs/conformance.md, "Performance and determinism").
+void add_perf_options(CLI::App& cmd, ConformanceOptions& o) {
+  auto* perf = cmd.add_flag("--perf", o.perf,
+                            "Time a fixed set of large cases per op on the device (nothing is "
+                            "compared); with --baseline, fail a case slower than its baseline");
+  cmd.add_option("--baseline", o.baseline,
+                 "A previous `--perf --json` report (this device or another) to compare with")
+      ->type_name("FILE")
+      ->needs(perf);
+  cmd.add_option("--perf-threshold", o.perf_threshold,
+                 "Largest ratio of medians (this run / baseline) that passes (default 1.5)")
+      ->type_name("R")
+      ->check(CLI::Range(1.0, 1e9))
+      ->needs(perf);
+  cmd.add_option("--perf-floor", o.perf_floor,
+                 "Seconds below which a median counts as this much: timer noise "
+                 "(default 2e-5)")
+      ->type_name("S")
+      ->check(CLI::NonNegativeNumber)
+      ->needs(perf);
+  cmd.add_option("--perf-repetitions", o.perf_repetitions,
+                 "Timed calls per case after one warm-up call (default 7)")
+      ->type_name("N")
+      ->check(CLI::PositiveNumber)
+      ->needs(perf);
+  cmd.add_flag("--determinism", o.determinism,
+               "Run every passing case twice more and fail it when the runs differ bitwise, "
+               "unless the expectations file declares the op [[nondeterministic]] within a "
+               "tolerance")
+      ->excludes(perf);
+}
+
 CLI::App* add_merge_command(CLI::App& cmd, ConformanceOptions& o) {
   CLI::App* merge = cmd.add_subcommand(
       "merge", "Combine the JSON reports of the shards of one run into one report");
@@ -390,6 +452,7 @@ void add_conformance_command(CLI::App& app, int& exit_code) {
   add_selection_options(*cmd, *o);
   add_report_options(*cmd, *o);
   add_run_options(*cmd, *o);
+  add_perf_options(*cmd, *o);
   CLI::App* merge = add_merge_command(*cmd, *o);
   cmd->callback([o, merge, &exit_code] {
     if (merge->parsed()) {

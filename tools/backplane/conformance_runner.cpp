@@ -72,7 +72,13 @@ std::vector<std::string> worker_argv(const WorkerSetup& setup) {
                                    setup.device.str(),
                                    "--seed",
                                    std::to_string(setup.seed)};
-  if (setup.verbose) argv.push_back("--verbose");
+  if (setup.mode.explain) argv.push_back("--verbose");
+  if (setup.mode.perf_repetitions > 0) {
+    argv.push_back("--perf");
+    argv.push_back("--perf-repetitions");
+    argv.push_back(std::to_string(setup.mode.perf_repetitions));
+  }
+  if (setup.mode.determinism) argv.push_back("--determinism");
   for (const std::string& p : setup.plugin_files) {
     argv.push_back("--plugin");
     argv.push_back(p);
@@ -84,14 +90,45 @@ std::vector<std::string> worker_argv(const WorkerSetup& setup) {
   return argv;
 }
 
+// --determinism: the verdict on a passed case's two further runs.
+void judge_repeat(cf::CaseResult& c, const cf::Repeatability& r,
+                  const std::optional<cf::Expectations::Rule>& allowed) {
+  if (r.bitwise_equal) {
+    c.determinism = "bitwise";
+    return;
+  }
+  const bool tolerated = allowed && (r.max_abs_diff <= allowed->atol ||
+                                     (allowed->rtol > 0 && r.max_rel_diff <= allowed->rtol));
+  const std::string declared =
+      allowed
+          ? fmt::format("declared nondeterministic with atol {} rtol {} ({}:{}: {})", allowed->atol,
+                        allowed->rtol, allowed->file, allowed->line, allowed->reason)
+          : "not declared nondeterministic";
+  if (tolerated) {
+    c.determinism = "tolerated";
+    c.message = fmt::format("two runs differ by at most {:g}: {}", r.max_abs_diff, declared);
+    return;
+  }
+  c.determinism = "differs";
+  c.status = cf::CaseStatus::Failed;
+  c.message = fmt::format(
+      "not deterministic: two runs on the device differ ({}; max |diff| "
+      "{:g}); {}",
+      r.first_difference, r.max_abs_diff, declared);
+}
+
 void record_outcome(cf::CaseResult& c, const cf::WorkerOutcome& outcome,
-                    const cf::Expectation& expectation, const std::string& repro_prefix) {
+                    const cf::PlannedCase& planned, const std::string& repro_prefix) {
+  const cf::Expectation& expectation = planned.expectation;
   c.status = status_of(outcome, expectation);
   c.message = outcome.kind == cf::WorkerOutcome::Kind::Ran ? outcome.run.message : outcome.message;
   c.max_abs_err = outcome.run.max_abs_err;
   c.max_ulp = outcome.run.max_ulp;
   c.compared = outcome.kind == cf::WorkerOutcome::Kind::Ran && outcome.run.compared;
   c.seconds = outcome.seconds;
+  c.median_seconds = outcome.run.median_seconds;
+  if (outcome.run.repeat && c.status == cf::CaseStatus::Passed)
+    judge_repeat(c, *outcome.run.repeat, planned.nondeterministic);
   if (c.status != cf::CaseStatus::Passed && c.status != cf::CaseStatus::Unsupported)
     c.repro = fmt::format("{} --case {}", repro_prefix, shell_quote(c.id));
 }
@@ -119,7 +156,7 @@ std::vector<std::string> run_plan(cf::Report& report, const std::vector<cf::Plan
                                ::isatty(STDERR_FILENO) != 0);
   cf::run_in_workers(to_run.ids, pool, [&](size_t k, const cf::WorkerOutcome& outcome) {
     const size_t i = to_run.report_index[k];
-    record_outcome(report.cases[i], outcome, plan[i].expectation, repro_prefix);
+    record_outcome(report.cases[i], outcome, plan[i], repro_prefix);
     details[i] = outcome.run.details;
     progress.update(report.cases[i]);
   });

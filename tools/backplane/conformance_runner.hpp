@@ -7,6 +7,7 @@
 #include <backplane/backplane.hpp>
 #include <backplane/conformance/plan.hpp>
 #include <backplane/conformance/report.hpp>
+#include <backplane/conformance/worker_pool.hpp>
 
 #include <filesystem>
 #include <string>
@@ -22,7 +23,7 @@ struct WorkerSetup {
   uint64_t seed = 0;
   std::vector<std::string> plugin_files;  // absolute
   std::string config;                     // --config file, "" for the usual search
-  bool verbose = false;                   // workers explain each case (--verbose)
+  conformance::WorkerMode mode;           // --verbose, --perf, --determinism
   int jobs = 1;
   double timeout_seconds = 60.0;
 };
@@ -30,7 +31,9 @@ struct WorkerSetup {
 // One report entry per planned case (id, op, dtype, expectation), the unsupported ones
 // final already; runs the others in workers and records each outcome, with `repro_prefix
 // --case ID` as the rerun line of a failure. Returns each case's details (device and
-// reference outputs around a mismatch, with --verbose), by plan position.
+// reference outputs around a mismatch, with --verbose), by plan position. Under
+// --determinism a case whose repeated runs differ beyond what its [[nondeterministic]]
+// entry allows (bitwise without one) fails.
 std::vector<std::string> run_plan(conformance::Report& report,
                                   const std::vector<conformance::PlannedCase>& plan,
                                   const WorkerSetup& setup, const std::string& repro_prefix);

@@ -157,7 +157,7 @@ void rerun(const json& c, const VerifyOptions& o, std::vector<std::string>& prob
   std::vector<cf::PlannedCase> subplan;
   for (const auto& entry : sample) subplan.push_back(entry.first);
   WorkerSetup setup{self_program(), device,   c["suite"].value("seed", uint64_t{0}),
-                    {plugin_file},  o.config, false,
+                    {plugin_file},  o.config, {},
                     o.jobs,         o.timeout};
   const std::string prefix = fmt::format("{} conformance --device {} --plugin {} --seed {}",
                                          shell_quote(setup.self.string()), device.str(),

@@ -3,6 +3,7 @@
 // mistake; the comments say which case of the suite must catch it and how.
 #include "buggy_kernels.hpp"
 
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -254,6 +255,22 @@ void neg_f32_segfault(sdk::TensorArg self, sdk::TensorArg out) {
   neg_f32(self, out);
 }
 
+// NondeterministicExp: every other call rounds its results one ulp up, as a kernel whose
+// floating-point order depends on scheduling (atomics, a split chosen at run time) gives other
+// last bits from run to run. Each result is within exp's tolerance: only repeating the case
+// shows it (conformance --determinism).
+void exp_f32_nondeterministic(sdk::TensorArg self, sdk::TensorArg out) {
+  static std::atomic<unsigned> calls{0};
+  const bool bump = calls.fetch_add(1) % 2 == 1;
+  sdk::map<float>(
+      out,
+      [bump](float x) {
+        const float y = std::exp(x);
+        return bump && std::isfinite(y) && y > 0 ? std::nextafter(y, INFINITY) : y;
+      },
+      self);
+}
+
 // Hang: waits for a completion that never comes.
 void exp_f32_hang(sdk::TensorArg self, sdk::TensorArg out) {
   volatile bool done = false;
@@ -303,6 +320,8 @@ void register_kernels(sdk::Host& host, uint32_t backend, Bug bug) {
     r.kernel<maximum_f32>("maximum", kF32);
   if (bug == Bug::Hang)
     r.kernel<exp_f32_hang>("exp", kF32);
+  else if (bug == Bug::NondeterministicExp)
+    r.kernel<exp_f32_nondeterministic>("exp", kF32);
   else
     r.kernel<exp_f32>("exp", kF32);
   register_gradient_kernels(r, bug);

@@ -11,17 +11,18 @@
 namespace bp_buggy {
 
 enum class Bug {
-  Oob,          // add.Tensor f32 writes one element past the end of its output
-  F16Rounding,  // add.Tensor f16 rounds the float result toward zero instead of to nearest
-  NanMax,       // maximum f32 is `a > b ? a : b`: a NaN in `self` is dropped
-  Strides,      // neg / relu f32 read their input as if it were contiguous
-  Broadcast,    // add.Tensor f32 reads a broadcast input at flat index % its own size
-  Segfault,     // neg f32 writes through a null pointer
-  Hang,         // exp f32 never returns
-  LeakyRelu,    // relu f32 is leaky_relu's kernel: negatives become 0.01 x instead of 0
-  Device,       // device API bugs only (buggy_device.hpp); every kernel is correct
-  DenseTail,    // add.Tensor f32's dense entry (ABI 1.3) copies self in its tail: the kernel
-                // is right, so only contiguous calls, which take the dense entry, are wrong
+  Oob,                  // add.Tensor f32 writes one element past the end of its output
+  F16Rounding,          // add.Tensor f16 rounds the float result toward zero instead of to nearest
+  NanMax,               // maximum f32 is `a > b ? a : b`: a NaN in `self` is dropped
+  Strides,              // neg / relu f32 read their input as if it were contiguous
+  Broadcast,            // add.Tensor f32 reads a broadcast input at flat index % its own size
+  Segfault,             // neg f32 writes through a null pointer
+  Hang,                 // exp f32 never returns
+  LeakyRelu,            // relu f32 is leaky_relu's kernel: negatives become 0.01 x instead of 0
+  Device,               // device API bugs only (buggy_device.hpp); every kernel is correct
+  NondeterministicExp,  // exp f32 gives one ulp more on every other call
+  DenseTail,  // add.Tensor f32's dense entry (ABI 1.3) copies self in its tail: the kernel
+              // is right, so only contiguous calls, which take the dense entry, are wrong
   // Backward kernels (buggy_gradients.cpp), f32 and f64, caught by the op's cases and by the
   // gradient checks:
   TanhBackwardSign,     // tanh_backward is grad * (1 + y^2): a wrong sign

@@ -7,13 +7,20 @@
 //   [[xfail]]
 //   cases = ["softmax.int/bf16/*"]
 //   reason = "rounding bug, ticket ACME-123"
+//   [[nondeterministic]]
+//   cases = "index_add/f32/*"
+//   reason = "float atomics: the order of the additions varies"
+//   atol = 1e-5                       # the largest |difference| between two runs
+//   rtol = 0.0                        # optional, relative to the first run's value
 //
 // Globs have the three parts of a case id (op/dtype/sample, see case_id.hpp) and match part by
 // part: `*` is any run of characters within a part (never a '/'), `?` one character, `[abc]`,
 // `[a-z]` and `[!abc]` one character of (or not of) a set. Anything else is a literal and must
 // be a character an id part may hold (A-Z only in the op part); a bad glob is a parse error.
 // When several entries match a case, `unsupported` wins over `xfail` (a case that is not run
-// cannot fail), and within one kind the first entry in the file wins.
+// cannot fail), and within one kind the first entry in the file wins. [[nondeterministic]]
+// entries are separate: they declare the ops allowed to give other bits from one run to the
+// next (`conformance --determinism`), with how far apart two runs may be.
 #pragma once
 
 #include <filesystem>
@@ -26,7 +33,7 @@
 
 namespace bp::conformance {
 
-enum class ExpectationKind { None, Unsupported, Xfail };
+enum class ExpectationKind { None, Unsupported, Xfail, Nondeterministic };
 
 // What the file says about one case; kind None (and empty strings) when nothing matched.
 struct Expectation {
@@ -67,6 +74,7 @@ class Expectations {
     std::string reason;
     std::string file;
     int line;
+    double atol = 0.0, rtol = 0.0;  // [[nondeterministic]] only
   };
 
   Expectations() = default;  // no entries: every case is expected to pass
@@ -80,6 +88,8 @@ class Expectations {
   // The expectation for `case_id` (a valid id; throws bp::Error Parse otherwise).
   Expectation match(std::string_view case_id) const;
   Expectation match(const CaseId& case_id) const;
+  // The first [[nondeterministic]] rule matching `case_id`, if any.
+  std::optional<Rule> nondeterminism(const CaseId& case_id) const;
 
   const std::vector<Rule>& rules() const { return rules_; }
 

@@ -24,7 +24,10 @@ struct SuiteOptions {
                                        // for the device checks)
   std::vector<ScalarType> dtypes;      // empty = all; device checks are not filtered by dtype
   std::optional<std::string> case_id;  // exactly this case (quick or not)
-  int shard_index = 0;                 // this run holds case i when i % shard_count == index
+  // --perf: per op a fixed set of large samples in one dtype (plan.cpp), no device or
+  // gradient checks.
+  bool perf = false;
+  int shard_index = 0;  // this run holds case i when i % shard_count == index
   int shard_count = 1;
 };
 
@@ -38,6 +41,9 @@ struct PlannedCase {
   // kernel / the device no storage for the dtype).
   std::optional<std::string> unsupported;
   Expectation expectation;
+  // The expectations file's [[nondeterministic]] entry for the case: how far apart two runs
+  // may be under --determinism.
+  std::optional<Expectations::Rule> nondeterministic;
 };
 
 // The cases of the run in a fixed order (records in catalog order, dtypes in ScalarType

@@ -38,6 +38,14 @@ struct CaseResult {
   // case that did not run compares nothing).
   bool compared = false;
   double seconds = 0.0;
+  // --perf: the op's median time on the device, and the baseline's for the same case (0
+  // when the baseline has none): the case fails when their ratio exceeds the threshold.
+  double median_seconds = 0.0;
+  double baseline_seconds = 0.0;
+  // --determinism: "bitwise" (two more runs gave the same bits), "tolerated" (they differ
+  // within the expectations file's [[nondeterministic]] entry), "differs"; "" when the
+  // case was not repeated.
+  std::string determinism;
 };
 
 // How the device runs one operator of the catalog.
@@ -79,6 +87,11 @@ struct Report {
   std::vector<OpCoverage> ops;    // every catalog op
   std::vector<CaseResult> cases;  // in plan order
   double seconds = 0.0;           // wall time of the run (sum over shards after a merge)
+  // --perf runs: the baseline report compared against and the threshold (a ratio of
+  // medians); "" and 0 otherwise.
+  std::string perf_baseline;
+  double perf_threshold = 0.0;
+  double perf_floor_seconds = 0.0;  // times below count as this (timer noise)
 
   Summary summary() const;
   // Fraction of primitives with a native kernel; fraction of composites the device runs
@@ -97,6 +110,19 @@ std::string to_junit(const Report& report);
 std::string to_markdown(const Report& report);
 // The op × dtype matrix and the summary, for a terminal (ANSI colours when `color`).
 std::string terminal_matrix(const Report& report, bool color);
+
+// --perf: per op, its cases' medians and the geometric mean of their ratios (median /
+// baseline median, both at least perf_floor_seconds) over the cases that have a baseline.
+struct OpPerf {
+  std::string op;
+  int64_t cases = 0;
+  double median_seconds = 0.0;    // sum over its cases
+  double baseline_seconds = 0.0;  // sum over the cases with a baseline
+  double ratio = 0.0;             // geometric mean; 0 when no case has a baseline
+};
+std::vector<OpPerf> perf_by_op(const Report& report);
+// One case's ratio as perf_by_op computes it (0 without a baseline).
+double perf_ratio(const Report& report, const CaseResult& c);
 
 // Combines the reports of the shards of one run (same device, plugin, seed and suite; no
 // case twice), in case-id order of the plan; throws bp::Error naming the first mismatch.

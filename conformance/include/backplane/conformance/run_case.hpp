@@ -7,6 +7,7 @@
 #pragma once
 
 #include "backplane/conformance/case_id.hpp"
+#include "backplane/conformance/repeat_case.hpp"
 #include "backplane/conformance/tolerance.hpp"
 
 #include <backplane/backplane.hpp>
@@ -35,6 +36,10 @@ struct CaseRun {
   // With `explain`: each output of the device and of the reference, around the first
   // mismatch (or their first elements when they agree). "" otherwise.
   std::string details;
+  // --perf: the median time of the op on the device (time_case); 0 otherwise.
+  double median_seconds = 0.0;
+  // --determinism: a passed case run twice more and compared (repeat_case).
+  std::optional<Repeatability> repeat;
 };
 
 // The per-case seed: the suite's seed mixed with the case id, so a case draws the same

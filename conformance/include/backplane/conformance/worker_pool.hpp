@@ -45,9 +45,17 @@ void run_in_workers(const std::vector<CaseId>& cases, const WorkerPoolOptions& o
 // signal SIGSEGV (Segmentation fault)".
 std::string describe_wait_status(int status);
 
+// What a worker does with each case: run and compare it (run_case; `explain` fills the
+// details); with `perf_repetitions` > 0 only time it (time_case, nothing compared); with
+// `determinism`, run a passed case twice more and compare the runs (repeat_case).
+struct WorkerMode {
+  bool explain = false;
+  int perf_repetitions = 0;
+  bool determinism = false;
+};
+
 // The worker side: says ready on `result_fd`, then runs each case id read from stdin on
-// `device` and writes its result line; returns 0 when stdin closes.
-// `explain` fills each result's details (run_case).
-int worker_loop(Device device, uint64_t suite_seed, int result_fd, bool explain = false);
+// `device` as `mode` says and writes its result line; returns 0 when stdin closes.
+int worker_loop(Device device, uint64_t suite_seed, int result_fd, const WorkerMode& mode = {});
 
 }  // namespace bp::conformance
