@@ -227,6 +227,7 @@ nlohmann::json to_json(const Report& report) {
   }
   j["cases"] = std::move(cases);
   if (report.perf_threshold > 0) j["perf"] = perf_json(report);
+  if (!report.manifest_audit.is_null()) j["manifest_audit"] = report.manifest_audit;
   return j;
 }
 
@@ -256,6 +257,7 @@ Report report_from_json(const nlohmann::json& j, std::string_view source) {
   r.shard = j.value("shard", "");
   r.seconds = j.value("seconds", 0.0);
   if (j.contains("perf")) read_perf(j.at("perf"), r);
+  r.manifest_audit = j.value("manifest_audit", nlohmann::json());
   const nlohmann::json coverage = field<nlohmann::json>(j, "coverage", source, "the report");
   for (const nlohmann::json& op : field<nlohmann::json>(coverage, "ops", source, "\"coverage\""))
     r.ops.push_back({field<std::string>(op, "op", source, "a coverage entry"),
@@ -294,6 +296,7 @@ Report merge_reports(std::vector<Report> shards) {
   merged.cases.clear();
   merged.shard.clear();
   merged.seconds = 0.0;
+  merged.manifest_audit = nullptr;     // shards are not audited (docs/conformance.md)
   std::map<std::string, size_t> seen;  // case id -> shard
   for (size_t i = 0; i < shards.size(); ++i) {
     const Report& r = shards[i];

@@ -65,8 +65,9 @@ TEST_CASE("new-plugin makes a complete plugin folder, renamed throughout") {
   CHECK(r.out.find("cmake -S " + dir.string()) != std::string::npos);
 
   const std::vector<std::string> expected = {
-      "CMakeLists.txt",  "README.md",      "expectations.toml",   "src/kernels.cpp",
-      "src/kernels.hpp", "src/plugin.cpp", "test/CMakeLists.txt", "test/check_acme_npu.cpp"};
+      "CMakeLists.txt", "README.md",           "expectations.toml",
+      "manifest.toml",  "src/kernels.cpp",     "src/kernels.hpp",
+      "src/plugin.cpp", "test/CMakeLists.txt", "test/check_acme_npu.cpp"};
   CHECK(files_under(dir) == expected);
   for (const std::string& file : expected) {
     CAPTURE(file);
@@ -80,6 +81,10 @@ TEST_CASE("new-plugin makes a complete plugin folder, renamed throughout") {
   const std::string kernels = read(dir / "src/kernels.cpp");
   for (const char* op : {"\"copy_\"", "\"fill_.Scalar\"", "\"add.Tensor\"", "\"sum.dim_IntList\""})
     CHECK_MESSAGE(kernels.find(op) != std::string::npos, "no kernel registered for " << op);
+  // The capability manifest names the new plugin and is embedded by its build.
+  CHECK(read(dir / "manifest.toml").find("name = \"acme_npu\"\nbackends = [\"acme_npu\"]\n") !=
+        std::string::npos);
+  CHECK(read(dir / "CMakeLists.txt").find("MANIFEST manifest.toml") != std::string::npos);
   CHECK(read(dir / "test/CMakeLists.txt").find("conformance --device acme_npu:0") !=
         std::string::npos);
   // The expectations file is empty: comments only, no entry.

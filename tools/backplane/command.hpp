@@ -31,6 +31,9 @@ void add_verify_command(CLI::App& app, int& exit_code);
 // `backplane run`: plugins, the quick suite and the example models on every device.
 void add_run_command(CLI::App& app, int& exit_code);
 
+// `backplane inspect`: a plugin file's capability manifest, read without loading it.
+void add_inspect_command(CLI::App& app, int& exit_code);
+
 // `backplane new-plugin`: a new out-of-tree plugin folder from the template, renamed.
 void add_new_plugin_command(CLI::App& app, int& exit_code);
 

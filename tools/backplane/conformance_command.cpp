@@ -18,6 +18,7 @@
 #include <backplane/conformance/device_checks.hpp>
 #include <backplane/conformance/expectations.hpp>
 #include <backplane/conformance/gradient_checks.hpp>
+#include <backplane/conformance/manifest.hpp>
 #include <backplane/conformance/plan.hpp>
 #include <backplane/conformance/report.hpp>
 #include <backplane/conformance/repro.hpp>
@@ -88,6 +89,26 @@ void write_reports(const cf::Report& report, const ConformanceOptions& o) {
   if (!o.json.empty()) write_file(o.json, cf::to_json(report).dump(2) + "\n", "JSON report");
   if (!o.junit.empty()) write_file(o.junit, cf::to_junit(report), "JUnit report");
   if (!o.markdown.empty()) write_file(o.markdown, cf::to_markdown(report), "Markdown report");
+}
+
+// The plugin's capability manifest against what it registered and what this run passed
+// (manifest.hpp), into the report; nothing for a built-in backend or a shard (its other
+// cases ran elsewhere). Returns true when a claim is false: claimed but not registered, or
+// registered but not passing. A registration without a claim is listed, not a failure.
+bool audit_claims(cf::Report& report, const ConformanceOptions& o, Device device) {
+  if (report.plugin_path.empty() || !o.shard.empty() || o.perf) return false;
+  if (!cf::read_manifest_note(report.plugin_path)) {
+    fmt::print(
+        "\ncapability manifest: none (the plugin was built without "
+        "backplane_add_plugin's MANIFEST)\n");
+    return false;
+  }
+  const cf::Manifest manifest = cf::read_plugin_manifest(report.plugin_path);
+  const cf::ManifestAudit audit =
+      cf::audit_manifest(manifest, device_type_name(device.type), report);
+  report.manifest_audit = cf::to_json(audit);
+  fmt::print("\n{}", cf::to_text(audit));
+  return !audit.not_registered.empty() || !audit.not_passing.empty();
 }
 
 // --certificate FILE: the run sealed (and signed with --sign-key) for someone who did not run
@@ -302,17 +323,18 @@ int run_suite(const ConformanceOptions& o) {
     if (!o.baseline.empty()) compare_with_baseline(report, o.baseline, rerun);
   }
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  print_results(report, o);
+  const bool false_claims = audit_claims(report, o, device);
 
   write_reports(report, o);
   if (!o.certificate.empty()) write_certificate(report, plan, o, isa);
-  print_results(report, o);
   if (o.perf) fmt::print("{}", perf_table(report));
   if (o.determinism) fmt::print("{}", determinism_summary(report));
   if (o.verbose) print_explanations(report, plan, details, o.seed);
   if (!o.emit_repro.empty())
     emit_reproducers(report, plan, o, {device.str(), setup.plugin_files, isa});
   fmt::print("time: {:.1f} s\n", report.seconds);
-  return report.failed() ? kExitFailure : kExitOk;
+  return report.failed() || false_claims ? kExitFailure : kExitOk;
 }
 
 }  // namespace

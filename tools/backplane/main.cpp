@@ -1,7 +1,8 @@
-// The `backplane` program: one subcommand per task (run, info, devices, ops,
-// conformance, verify, new-plugin, python-path), each in its own <name>_command.cpp. This file only
-// parses the command line and maps errors to exit codes: 2 for a bad command line (CLI11's message
-// on stderr), 1 for a runtime error (bp::Error or any other exception, one line on stderr).
+// The `backplane` program: one subcommand per task (run, info, devices, ops, conformance,
+// verify, inspect, new-plugin, python-path), each in its own <name>_command.cpp. This file
+// only parses the command line and maps errors to exit codes: 2 for a bad command line
+// (CLI11's message on stderr), 1 for a runtime error (bp::Error or any other exception, one
+// line on stderr).
 #include "command.hpp"
 
 #include <backplane/dispatch/runtime.hpp>
@@ -23,6 +24,7 @@ int main(int argc, char** argv) {
   bp::cli::add_ops_command(app, exit_code);
   bp::cli::add_conformance_command(app, exit_code);
   bp::cli::add_verify_command(app, exit_code);
+  bp::cli::add_inspect_command(app, exit_code);
   bp::cli::add_new_plugin_command(app, exit_code);
   bp::cli::add_python_path_command(app, exit_code);
   try {

@@ -92,6 +92,9 @@ struct Report {
   std::string perf_baseline;
   double perf_threshold = 0.0;
   double perf_floor_seconds = 0.0;  // times below count as this (timer noise)
+  // The capability manifest's audit (manifest.hpp, to_json(ManifestAudit)); null when the
+  // run made none (a built-in backend, a plugin without a manifest, a shard, --perf).
+  nlohmann::json manifest_audit;
 
   Summary summary() const;
   // Fraction of primitives with a native kernel; fraction of composites the device runs
