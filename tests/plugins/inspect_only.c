@@ -6,6 +6,10 @@
 
 #include <stdlib.h>
 
-__attribute__((constructor)) static void refuse_to_be_loaded(void) { abort(); }
+__attribute__((constructor)) static void refuse_to_be_loaded(void) {
+  abort();
+}
 
-BP_EXPORT const bp_plugin_descriptor* bp_plugin_query(void) { abort(); }
+BP_EXPORT const bp_plugin_descriptor* bp_plugin_query(void) {
+  abort();
+}
