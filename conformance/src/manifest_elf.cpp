@@ -38,9 +38,7 @@ class ElfFile {
   explicit ElfFile(const std::filesystem::path& path)
       : path_(path.string()), in_(path, std::ios::binary) {
     BP_CHECK(in_.good(), ErrorCode::InvalidArgument,
-             "'{}' cannot be read (missing or not "
-             "readable)",
-             path_);
+             "'{}' cannot be read (missing or not readable)", path_);
     in_.seekg(0, std::ios::end);
     size_ = static_cast<uint64_t>(in_.tellg());
   }
@@ -66,9 +64,8 @@ class ElfFile {
   // The section headers, after checking the file header.
   std::vector<Section> sections(uint16_t& names_index) {
     const std::string header = read(0, std::min<uint64_t>(size_, kFileHeaderSize), "header");
-    if (header.size() < 4 || header.compare(0, 4,
-                                            "\x7f"
-                                            "ELF") != 0)
+    static constexpr std::string_view kMagic = "\x7f\x45\x4c\x46";  // \x7f E L F
+    if (header.size() < 4 || std::string_view(header).substr(0, 4) != kMagic)
       fail("is not an ELF file (no \\x7fELF at its start): not a shared library");
     if (header.size() < kFileHeaderSize || header[4] != 2 || header[5] != 1)
       fail(
