@@ -112,13 +112,15 @@ std::vector<std::pair<std::string, CaseStatus>> case_statuses(const json& certif
 void check_results(const json& certificate, std::vector<std::string>& problems) {
   const json& results = member(certificate, "results", "the certificate");
   const auto cases = case_statuses(certificate);
-  const json summary = summary_of(cases);
-  for (const auto& [status, count] : summary.items())
-    if (results.value("summary", json::object()).value(status, int64_t{-1}) != count)
+  const json recorded_summary = results.value("summary", json::object());
+  const json summary = summary_of(cases);  // named: items() refers to it
+  for (const auto& [status, count] : summary.items()) {
+    const json recorded = recorded_summary.value(status, json(nullptr));
+    if (recorded != count)
       problems.push_back(
           fmt::format("results.summary.{} is {}, but the certificate's cases hold {}", status,
-                      results.value("summary", json::object()).value(status, json(nullptr)).dump(),
-                      count.dump()));
+                      recorded.dump(), count.dump()));
+  }
   const json ops = per_op_results(cases);
   const json recorded = results.value("ops", json::object());
   for (const auto& [op, counts] : ops.items())

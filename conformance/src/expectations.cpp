@@ -2,6 +2,8 @@
 // case-id globs, matching (unsupported before xfail) and the classification of outcomes.
 #include "backplane/conformance/expectations.hpp"
 
+#include "toml_text.hpp"
+
 #include <backplane/core/error.hpp>
 
 #include <toml++/toml.h>
@@ -364,13 +366,7 @@ Expectations Expectations::load(const std::filesystem::path& path) {
 }
 
 Expectations Expectations::parse(std::string_view text, std::string_view source_name) {
-  toml::table root;
-  try {
-    root = toml::parse(text, source_name);
-  } catch (const toml::parse_error& e) {
-    BP_FAIL(ErrorCode::Parse, "{}:{}: TOML syntax error: {}", source_name, e.source().begin.line,
-            e.description());
-  }
+  const toml::table root = parse_toml_text(text, source_name);
   Expectations result;
   result.rules_ = Reader(source_name).read(root);
   return result;

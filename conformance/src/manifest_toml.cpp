@@ -2,8 +2,11 @@
 // the source and line, and the writing back (`backplane inspect --write-manifest`).
 #include "backplane/conformance/manifest.hpp"
 
+#include "toml_text.hpp"
+
 #include <backplane/core/catalog.hpp>
 #include <backplane/core/dtype.hpp>
+#include <backplane/core/dtype_mask.hpp>
 #include <backplane/core/error.hpp>
 
 #include <fmt/format.h>
@@ -123,13 +126,6 @@ std::string quoted_list(const std::vector<std::string>& items) {
   return "[" + out + "]";
 }
 
-std::vector<std::string> dtype_names(uint32_t mask) {
-  std::vector<std::string> out;
-  for (int code = 0; code < kNumScalarTypes; ++code)
-    if ((mask >> code) & 1u) out.emplace_back(dtype_name(static_cast<ScalarType>(code)));
-  return out;
-}
-
 }  // namespace
 
 size_t Manifest::claim_count() const {
@@ -139,13 +135,7 @@ size_t Manifest::claim_count() const {
 }
 
 Manifest parse_manifest(std::string_view text, std::string_view source) {
-  toml::table root;
-  try {
-    root = toml::parse(text, source);
-  } catch (const toml::parse_error& e) {
-    BP_FAIL(ErrorCode::Parse, "{}:{}: TOML syntax error: {}", source, e.source().begin.line,
-            e.description());
-  }
+  const toml::table root = parse_toml_text(text, source);
   Manifest out;
   out.source = std::string(source);
   out.text = std::string(text);
@@ -162,7 +152,7 @@ Manifest load_manifest(const std::filesystem::path& file) {
 }
 
 std::string dtype_list(uint32_t mask) {
-  return fmt::format("{}", fmt::join(dtype_names(mask), ", "));
+  return fmt::format("{}", fmt::join(dtype_mask_names(mask), ", "));
 }
 
 std::string to_toml(const Manifest& manifest, std::string_view comment) {
@@ -174,13 +164,13 @@ std::string to_toml(const Manifest& manifest, std::string_view comment) {
   out += fmt::format("[plugin]\nname = \"{}\"\nbackends = {}\n\n[claims]\n", manifest.name,
                      quoted_list(manifest.backends));
   for (const auto& [op, mask] : manifest.claims)
-    out += fmt::format("{} = {}\n", toml_key(op), quoted_list(dtype_names(mask)));
+    out += fmt::format("{} = {}\n", toml_key(op), quoted_list(dtype_mask_names(mask)));
   return out;
 }
 
 nlohmann::json to_json(const Manifest& manifest) {
   nlohmann::json claims = nlohmann::json::object();
-  for (const auto& [op, mask] : manifest.claims) claims[op] = dtype_names(mask);
+  for (const auto& [op, mask] : manifest.claims) claims[op] = dtype_mask_names(mask);
   nlohmann::json abi = nullptr;
   if (manifest.abi_major && manifest.abi_minor)
     abi = {{"major", *manifest.abi_major}, {"minor", *manifest.abi_minor}};

@@ -1,6 +1,7 @@
 // dtype names, sizes and PyTorch's type promotion: promote_types (torch.promote_types),
 // ResultTypeState (torch.result_type with its three operand priorities) and can_cast.
 #include "backplane/core/dtype.hpp"
+#include "backplane/core/dtype_mask.hpp"
 
 #include "backplane/core/error.hpp"
 
@@ -145,6 +146,13 @@ bool can_cast(ScalarType from, ScalarType to) {
   if (is_floating(from) && is_integral(to, /*include_bool=*/true)) return false;
   if (from != ST::Bool && to == ST::Bool) return false;
   return true;
+}
+
+std::vector<std::string> dtype_mask_names(uint32_t mask) {
+  std::vector<std::string> names;
+  for (int t = 0; t < kNumScalarTypes; ++t)
+    if (mask & (1u << t)) names.emplace_back(dtype_name(static_cast<ScalarType>(t)));
+  return names;
 }
 
 }  // namespace bp

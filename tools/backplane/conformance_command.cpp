@@ -10,6 +10,7 @@
 #include "command.hpp"
 #include "conformance_perf.hpp"
 #include "conformance_runner.hpp"
+#include "dtype_text.hpp"
 #include "plugin_options.hpp"
 #include "program_files.hpp"
 
@@ -71,19 +72,6 @@ struct ConformanceOptions {
   bool worker = false;
   std::vector<std::string> merge_inputs;
 };
-
-std::vector<ScalarType> parse_dtype_list(const std::string& text) {
-  std::vector<ScalarType> out;
-  std::stringstream in(text);
-  for (std::string word; std::getline(in, word, ',');) {
-    if (word.empty()) continue;
-    const std::optional<ScalarType> t = parse_dtype(word);
-    BP_CHECK(t.has_value(), ErrorCode::InvalidArgument,
-             "--dtypes: unknown dtype '{}' (expected names like f32, bf16, i64, bool)", word);
-    out.push_back(*t);
-  }
-  return out;
-}
 
 void write_reports(const cf::Report& report, const ConformanceOptions& o) {
   if (!o.json.empty()) write_file(o.json, cf::to_json(report).dump(2) + "\n", "JSON report");
@@ -199,11 +187,7 @@ int run_worker(const ConformanceOptions& o) {
 int run_merge(const ConformanceOptions& o) {
   std::vector<cf::Report> shards;
   for (const std::string& path : o.merge_inputs) {
-    std::ifstream in(path);
-    BP_CHECK(in.good(), ErrorCode::InvalidArgument, "merge: cannot read '{}'", path);
-    const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-    BP_CHECK(!j.is_discarded(), ErrorCode::Parse, "merge: '{}' is not valid JSON", path);
-    shards.push_back(cf::report_from_json(j, path));
+    shards.push_back(cf::report_from_json(read_json_file(path, "merge"), path));
   }
   const cf::Report merged = cf::merge_reports(std::move(shards));
   write_reports(merged, o);
@@ -254,7 +238,7 @@ std::vector<cf::PlannedCase> plan_for(const ConformanceOptions& o, Device device
   suite.full = o.full;
   suite.perf = o.perf;
   if (!o.ops.empty()) suite.ops = o.ops;
-  suite.dtypes = parse_dtype_list(o.dtypes);
+  suite.dtypes = parse_dtype_list(o.dtypes, "--dtypes");
   if (!o.case_id.empty()) suite.case_id = o.case_id;
   if (!o.shard.empty()) cf::parse_shard(o.shard, suite.shard_index, suite.shard_count);
   const cf::Expectations expectations =

@@ -17,13 +17,8 @@ namespace cf = conformance;
 
 void compare_with_baseline(cf::Report& report, const std::string& baseline_path,
                            const std::string& repro_prefix) {
-  const std::string text = read_file(baseline_path);
-  BP_CHECK(!text.empty(), ErrorCode::InvalidArgument, "--baseline: cannot read '{}'",
-           baseline_path);
-  const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
-  BP_CHECK(!j.is_discarded(), ErrorCode::Parse, "--baseline: '{}' is not valid JSON",
-           baseline_path);
-  const cf::Report baseline = cf::report_from_json(j, baseline_path);
+  const cf::Report baseline =
+      cf::report_from_json(read_json_file(baseline_path, "--baseline"), baseline_path);
   std::map<std::string, double> medians;
   for (const cf::CaseResult& c : baseline.cases)
     if (c.median_seconds > 0) medians[c.id] = c.median_seconds;

@@ -14,6 +14,7 @@
 #include "plugin_options.hpp"
 
 #include <backplane/core/catalog.hpp>
+#include <backplane/core/dtype_mask.hpp>
 #include <backplane/core/error.hpp>
 #include <backplane/dispatch/runtime.hpp>
 #include <backplane/dispatch/selector.hpp>
@@ -117,8 +118,8 @@ nlohmann::ordered_json to_json(const DevicesReport& report) {
                     {"architecture", d.architecture},
                     {"attributes", attributes_json(d.device)},
                     {"host_accessible", d.host_accessible},
-                    {"dtypes", dtype_names(d.dtypes)},
-                    {"kernel_dtypes", dtype_names(kernel_dtypes(b.name))},
+                    {"dtypes", dtype_mask_names(d.dtypes)},
+                    {"kernel_dtypes", dtype_mask_names(kernel_dtypes(b.name))},
                     {"default", report.is_default(d)}});
   }
   out["devices"] = std::move(list);

@@ -3,17 +3,15 @@
 
 #include <backplane/plugin.h>
 #include <backplane/core/dtype.hpp>
+#include <backplane/core/dtype_mask.hpp>
+
+#include <backplane/core/error.hpp>
 
 #include <fmt/format.h>
 
-namespace bp::cli {
+#include <algorithm>
 
-std::vector<std::string> dtype_names(uint32_t mask) {
-  std::vector<std::string> names;
-  for (int t = 0; t < kNumScalarTypes; ++t)
-    if (mask & (1u << t)) names.emplace_back(dtype_name(static_cast<ScalarType>(t)));
-  return names;
-}
+namespace bp::cli {
 
 std::string dtype_summary(uint32_t mask) {
   if (mask == BP_DTYPES_ALL) return "all";
@@ -26,10 +24,25 @@ std::string dtype_summary(uint32_t mask) {
   }
   const bool all_floating = (mask & BP_DTYPES_FLOATING) == BP_DTYPES_FLOATING;
   if (all_floating) mask &= ~uint32_t{BP_DTYPES_FLOATING};
-  for (const std::string& name : dtype_names(mask & ~uint32_t{BP_DTYPE_BIT(BP_DTYPE_BOOL)}))
+  for (const std::string& name : dtype_mask_names(mask & ~uint32_t{BP_DTYPE_BIT(BP_DTYPE_BOOL)}))
     parts.push_back(name);
   if (all_floating) parts.emplace_back("float");
   return fmt::format("{}", fmt::join(parts, ","));
+}
+
+std::vector<ScalarType> parse_dtype_list(std::string_view text, std::string_view what) {
+  std::vector<ScalarType> out;
+  for (size_t at = 0; at <= text.size();) {
+    const size_t end = std::min(text.find(',', at), text.size());
+    const std::string_view word = text.substr(at, end - at);
+    at = end + 1;
+    if (word.empty()) continue;
+    const std::optional<ScalarType> t = parse_dtype(word);
+    BP_CHECK(t.has_value(), ErrorCode::InvalidArgument,
+             "{}: unknown dtype '{}' (expected names like f32, bf16, i64, bool)", what, word);
+    out.push_back(*t);
+  }
+  return out;
 }
 
 }  // namespace bp::cli

@@ -15,6 +15,7 @@
 #include "plugin_options.hpp"
 
 #include <backplane/core/catalog.hpp>
+#include <backplane/core/dtype_mask.hpp>
 #include <backplane/core/error.hpp>
 #include <backplane/dispatch/fallback.hpp>
 #include <backplane/dispatch/runtime.hpp>
@@ -134,7 +135,7 @@ nlohmann::ordered_json to_json(const std::optional<std::string>& device,
       nlohmann::ordered_json cell = {{"status", c.status}};
       if (c.status == "native") {
         cell["plugin"] = c.plugin;
-        cell["dtypes"] = dtype_names(c.dtypes);
+        cell["dtypes"] = dtype_mask_names(c.dtypes);
       }
       cells[shown[i].name] = std::move(cell);
     }

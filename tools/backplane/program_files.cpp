@@ -25,6 +25,14 @@ std::string read_file(const fs::path& path) {
   return text.str();
 }
 
+nlohmann::json read_json_file(const std::string& path, std::string_view what) {
+  std::ifstream in(path, std::ios::binary);
+  BP_CHECK(in.good(), ErrorCode::InvalidArgument, "{}: cannot read '{}'", what, path);
+  nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+  BP_CHECK(!j.is_discarded(), ErrorCode::Parse, "{}: '{}' is not valid JSON", what, path);
+  return j;
+}
+
 void write_file(const std::string& path, const std::string& text, const std::string& what) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << text;

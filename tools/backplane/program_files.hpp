@@ -1,10 +1,13 @@
 // Files the subcommands share: this program's own path (to start itself as a child process:
 // conformance workers, `run`'s per-device children) and whole-file reads and writes of the
-// reports they exchange.
+// reports they exchange, JSON included.
 #pragma once
+
+#include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 
 namespace bp::cli {
 
@@ -13,6 +16,10 @@ std::filesystem::path self_program();
 
 // The whole file, or "" when it cannot be read (a child that died before writing it).
 std::string read_file(const std::filesystem::path& path);
+
+// A JSON file another run wrote (a report, a certificate); throws bp::Error "<what>: cannot
+// read 'path'" or "<what>: 'path' is not valid JSON".
+nlohmann::json read_json_file(const std::string& path, std::string_view what);
 
 // Replaces `path` with `text`; throws bp::Error naming `what` (e.g. "JSON report") and the
 // path when the write fails.

@@ -8,6 +8,7 @@
 #include "certificate_context.hpp"
 #include "command.hpp"
 #include "conformance_runner.hpp"
+#include "dtype_text.hpp"
 #include "plugin_options.hpp"
 #include "program_files.hpp"
 
@@ -42,14 +43,6 @@ struct VerifyOptions {
   int jobs = static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 8u));
   double timeout = 60.0;
 };
-
-json read_certificate(const std::string& path) {
-  const std::string text = read_file(path);
-  BP_CHECK(!text.empty(), ErrorCode::InvalidArgument, "verify: cannot read '{}'", path);
-  json certificate = json::parse(text, nullptr, false);
-  BP_CHECK(!certificate.is_discarded(), ErrorCode::Parse, "verify: '{}' is not valid JSON", path);
-  return certificate;
-}
 
 void print_certificate(const json& c, const std::string& seal) {
   const json& plugin = c["plugin"];
@@ -131,12 +124,7 @@ std::vector<cf::PlannedCase> load_certified_run(const json& c, const std::string
   suite.seed = c["suite"].value("seed", uint64_t{0});
   suite.full = c["suite"].value("name", "") == "full";
   if (const std::string ops = c["suite"].value("ops", ""); !ops.empty()) suite.ops = ops;
-  const std::string dtypes = c["suite"].value("dtypes", "");
-  for (size_t at = 0; at < dtypes.size();) {
-    const size_t end = std::min(dtypes.find(',', at), dtypes.size());
-    if (const auto t = parse_dtype(dtypes.substr(at, end - at))) suite.dtypes.push_back(*t);
-    at = end + 1;
-  }
+  suite.dtypes = parse_dtype_list(c["suite"].value("dtypes", ""), "the certificate's suite.dtypes");
   return cf::plan_cases(suite, cf::Expectations());
 }
 
@@ -181,7 +169,7 @@ void rerun(const json& c, const VerifyOptions& o, std::vector<std::string>& prob
 }
 
 int run_verify(const VerifyOptions& o) {
-  const json certificate = read_certificate(o.certificate);
+  const json certificate = read_json_file(o.certificate, "verify");
   std::optional<fs::path> key;
   if (!o.public_key.empty()) key = o.public_key;
   cf::CertificateCheck check = cf::check_certificate(certificate, key);
